@@ -1,0 +1,473 @@
+//! The resolved scene: plain data, every reference rewritten to the key of what it names,
+//! every path relative to the project root. A test can build one by hand.
+//!
+//! Quantities carry their units in their doc comments. Defaults are the spec's, filled in
+//! by the reader, so nothing below the scene stage needs to know them.
+
+use std::path::PathBuf;
+
+use super::diagnostic::{Diagnostic, Location};
+
+/// A resolved format 1 scene.
+#[derive(Clone, Debug, Default)]
+pub struct Scene {
+    /// The project root, absolute.
+    pub root: PathBuf,
+    /// The scene file, relative to the root.
+    pub file: PathBuf,
+    /// Every file the scene read (project.toml, the scene, its includes, its libraries), relative
+    /// to the root, in the order read. Assets named by the scene are not listed here.
+    pub files: Vec<PathBuf>,
+    /// `[mesh.<name>]` tables.
+    pub meshes: Vec<Mesh>,
+    /// `[[object]]` entries that place a mesh (placements are listed in `present`).
+    pub objects: Vec<Object>,
+    /// Every material of every library the scene names, by key.
+    pub materials: Vec<Material>,
+    /// `fallback`, the key of a material.
+    pub fallback: Option<String>,
+    /// `[[light]]` entries.
+    pub lights: Vec<Light>,
+    /// `[[emitter]]` entries.
+    pub emitters: Vec<Emitter>,
+    /// `[camera]`, when present.
+    pub camera: Option<Camera>,
+    /// `[sun]`, when present.
+    pub sun: Option<Sun>,
+    /// `[sky]`, when present.
+    pub sky: Option<Sky>,
+    /// `[trace]`, when present.
+    pub trace: Option<Trace>,
+    /// `[plates]`, when present.
+    pub plates: Option<Plates>,
+    /// Every table and key the files hold, by schema path, so that a consumer can name what it
+    /// does not use. See [`Presence`].
+    pub present: Vec<Presence>,
+    /// Warnings found while reading (missing-id, old-format).
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// One table or key found in the input, named by its schema path: the dotted path of table
+/// and key names with entry names and list places left out, so `[materials.white] clearcoat`
+/// is `materials.clearcoat`, `[[object]] clip` is `object.clip`, `[object.body]` is
+/// `object.body`, `[haze]` is `haze`, `[sky.prepare] cap` is `sky.prepare.cap`.
+/// Top-level keys are their own names (`include`, `fallback`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Presence {
+    /// Schema path.
+    pub path: String,
+    /// The dotted diagnostic key of this occurrence (`materials.white.clearcoat`).
+    pub key: String,
+    /// Where it is written.
+    pub at: Location,
+}
+
+/// `[mesh.<name>]`.
+#[derive(Clone, Debug, Default)]
+pub struct Mesh {
+    /// The table's name, the key references resolve to.
+    pub key: String,
+    /// Its id, when written.
+    pub id: Option<String>,
+    /// The glTF file, relative to the root.
+    pub file: PathBuf,
+    /// The node whose subtree this mesh is; `None` for the default scene's roots.
+    pub node: Option<String>,
+    /// `[mesh.<name>.nodes."<node>"]`, in the order written.
+    pub nodes: Vec<NodeOverride>,
+    /// Where the table starts.
+    pub at: Location,
+}
+
+/// `[mesh.<name>.nodes."<node>"]`.
+#[derive(Clone, Debug, Default)]
+pub struct NodeOverride {
+    /// The glTF node's name.
+    pub node: String,
+    /// Material key, resolved.
+    pub material: Option<String>,
+    /// Not drawn.
+    pub hidden: bool,
+    /// Overrides the object's.
+    pub shadow: Option<Shadow>,
+    /// Overrides the object's.
+    pub two_sided: Option<bool>,
+    /// Where the table starts.
+    pub at: Location,
+}
+
+/// How an object takes part in shadows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Shadow {
+    /// Drawn and casts.
+    #[default]
+    Cast,
+    /// Casts and is never drawn.
+    Only,
+    /// Drawn and casts none.
+    None,
+}
+
+/// `[[object]]` with a mesh.
+#[derive(Clone, Debug, Default)]
+pub struct Object {
+    /// Its key: its name (a placed object's is `"<placement>/<inner>"`).
+    pub key: String,
+    /// Its id, when written.
+    pub id: Option<String>,
+    /// The mesh's key.
+    pub mesh: String,
+    /// The parent object's key.
+    pub parent: Option<String>,
+    /// Translation, scene units.
+    pub at: [f32; 3],
+    /// Degrees about X, then Y, then Z.
+    pub rotate: [f32; 3],
+    /// Per-axis scale (a number is written here three times).
+    pub scale: [f32; 3],
+    /// Material key for every part.
+    pub material: Option<String>,
+    /// Node name to material key, over `material`.
+    pub materials: Vec<(String, String)>,
+    /// Shadow mode.
+    pub shadow: Shadow,
+    /// Two-sided.
+    pub two_sided: bool,
+    /// Not drawn.
+    pub hidden: bool,
+    /// Clip planes `[nx, ny, nz, d]`: a point is cut where n·p > d.
+    pub clip: Vec<[f32; 4]>,
+    /// Alpha cut-out threshold, 0 to 1.
+    pub alpha_cutoff: f32,
+    /// A camera-facing card.
+    pub face_camera: bool,
+    /// Whether the object moves at run time: set, or derived as the spec says.
+    pub dynamic: bool,
+    /// The pick id.
+    pub pick: u32,
+    /// Where the entry starts.
+    pub at_loc: Location,
+}
+
+/// The 17 material families.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+#[allow(missing_docs)]
+pub enum Family {
+    #[default]
+    Plain,
+    Paper,
+    Plaster,
+    Stone,
+    Cloth,
+    Metal,
+    Occluder,
+    Petal,
+    Leaf,
+    Bark,
+    Cord,
+    Wood,
+    Lacquer,
+    Glass,
+    Liquid,
+    Emissive,
+    Chrome,
+}
+
+impl Family {
+    /// Every family, in the spec's order.
+    pub const ALL: [Family; 17] = [
+        Family::Plain,
+        Family::Paper,
+        Family::Plaster,
+        Family::Stone,
+        Family::Cloth,
+        Family::Metal,
+        Family::Occluder,
+        Family::Petal,
+        Family::Leaf,
+        Family::Bark,
+        Family::Cord,
+        Family::Wood,
+        Family::Lacquer,
+        Family::Glass,
+        Family::Liquid,
+        Family::Emissive,
+        Family::Chrome,
+    ];
+
+    /// The format's name of the family.
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::Plain => "plain",
+            Family::Paper => "paper",
+            Family::Plaster => "plaster",
+            Family::Stone => "stone",
+            Family::Cloth => "cloth",
+            Family::Metal => "metal",
+            Family::Occluder => "occluder",
+            Family::Petal => "petal",
+            Family::Leaf => "leaf",
+            Family::Bark => "bark",
+            Family::Cord => "cord",
+            Family::Wood => "wood",
+            Family::Lacquer => "lacquer",
+            Family::Glass => "glass",
+            Family::Liquid => "liquid",
+            Family::Emissive => "emissive",
+            Family::Chrome => "chrome",
+        }
+    }
+}
+
+/// `[materials.<name>]`: the scalar and colour keys, with the spec's defaults. The sub-tables
+/// (normal, maps, content_layer, layers, ageing) and `content` appear in [`Scene::present`].
+#[derive(Clone, Debug)]
+#[allow(missing_docs)]
+pub struct Material {
+    /// Its name in its library.
+    pub key: String,
+    pub id: Option<String>,
+    /// The library, relative to the root.
+    pub library: PathBuf,
+    pub family: Family,
+    /// Linear RGB albedo or F0.
+    pub base: [f32; 3],
+    pub roughness: f32,
+    pub metalness: f32,
+    /// Reflectance at normal incidence.
+    pub specular: f32,
+    pub clearcoat: f32,
+    pub clearcoat_roughness: f32,
+    pub sheen: f32,
+    pub transmission: f32,
+    pub ior: f32,
+    pub dispersion: f32,
+    /// Scene units.
+    pub thickness: f32,
+    pub subsurface: f32,
+    pub subsurface_tint: [f32; 3],
+    pub absorption: f32,
+    pub thin_film: f32,
+    pub thin_film_ior: f32,
+    pub thin_film_amount: f32,
+    /// Radiance leaving the front face, W·m⁻²·sr⁻¹, linear RGB.
+    pub emission: [f32; 3],
+    pub fresnel_power: f32,
+    /// Where the table starts.
+    pub at: Location,
+}
+
+impl Default for Material {
+    fn default() -> Self {
+        Material {
+            key: String::new(),
+            id: None,
+            library: PathBuf::new(),
+            family: Family::Plain,
+            base: [0.5; 3],
+            roughness: 0.5,
+            metalness: 0.0,
+            specular: 0.04,
+            clearcoat: 0.0,
+            clearcoat_roughness: 0.05,
+            sheen: 0.0,
+            transmission: 0.0,
+            ior: 1.5,
+            dispersion: 0.0,
+            thickness: 0.0,
+            subsurface: 0.0,
+            subsurface_tint: [1.0; 3],
+            absorption: 0.0,
+            thin_film: 0.0,
+            thin_film_ior: 1.5,
+            thin_film_amount: 0.0,
+            emission: [0.0; 3],
+            fresnel_power: 5.0,
+            at: Location { file: PathBuf::new(), line: 0, column: 0 },
+        }
+    }
+}
+
+/// `[[light]]`: a point (radius 0) or sphere light.
+#[derive(Clone, Debug)]
+pub struct Light {
+    /// Its name.
+    pub key: String,
+    /// Its id, when written.
+    pub id: Option<String>,
+    /// World position, scene units.
+    pub position: [f32; 3],
+    /// Linear RGB, multiplies `intensity`.
+    pub color: [f32; 3],
+    /// Radiant intensity per channel, W/sr (times `color`).
+    pub intensity: f32,
+    /// Sphere radius, scene units; 0 is a point.
+    pub radius: f32,
+    /// The live renderer's range, scene units (a bake does not attenuate by it).
+    pub range: f32,
+    /// Whether it casts shadows.
+    pub shadow: bool,
+}
+
+/// `[[emitter]]`: a glowing sphere.
+#[derive(Clone, Debug)]
+pub struct Emitter {
+    /// Its name.
+    pub key: String,
+    /// Its id, when written.
+    pub id: Option<String>,
+    /// World centre, scene units.
+    pub position: [f32; 3],
+    /// Scene units, above 0.
+    pub radius: f32,
+    /// Linear RGB.
+    pub color: [f32; 3],
+    /// Radiates `color * intensity / (π radius²)` W·m⁻²·sr⁻¹.
+    pub intensity: f32,
+}
+
+/// `[camera] projection`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Projection {
+    /// Pinhole (or thin lens with `fstop`).
+    #[default]
+    Perspective,
+    /// Parallel.
+    Orthographic,
+}
+
+/// `[camera]`, defaults filled in.
+#[derive(Clone, Debug)]
+#[allow(missing_docs)]
+pub struct Camera {
+    pub projection: Projection,
+    pub at: [f32; 3],
+    pub look_at: [f32; 3],
+    pub up: [f32; 3],
+    /// Vertical field of view, degrees (given, or derived from `focal` and `sensor`).
+    pub fov: f32,
+    /// Focal length, mm, when given.
+    pub focal: Option<f32>,
+    /// Sensor height, mm.
+    pub sensor: f32,
+    /// Orthographic view height, scene units.
+    pub height: Option<f32>,
+    pub near: f32,
+    pub far: f32,
+    /// Lens shift in halves of the view.
+    pub shift: [f32; 2],
+    pub fstop: Option<f32>,
+    pub focus: Option<f32>,
+}
+
+impl Default for Camera {
+    fn default() -> Self {
+        Camera {
+            projection: Projection::Perspective,
+            at: [0.0, 0.0, 5.0],
+            look_at: [0.0; 3],
+            up: [0.0, 1.0, 0.0],
+            fov: 40.0,
+            focal: None,
+            sensor: 24.0,
+            height: None,
+            near: 0.05,
+            far: 100.0,
+            shift: [0.0; 2],
+            fstop: None,
+            focus: None,
+        }
+    }
+}
+
+/// `[sun] model`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SunModel {
+    /// Solar position and colour from hour, day and latitude.
+    Daylight,
+    /// As authored at `reference_hour`.
+    Authored,
+}
+
+/// `[sun]`, defaults filled in.
+#[derive(Clone, Debug)]
+#[allow(missing_docs)]
+pub struct Sun {
+    pub model: SunModel,
+    /// Local apparent solar time (authored: defaults to `reference_hour`).
+    pub hour: f32,
+    pub day: f32,
+    pub latitude: f32,
+    pub heading: f32,
+    pub reference_hour: f32,
+    /// Towards the sun, not normalised (authored only).
+    pub toward: Option<[f32; 3]>,
+    /// Linear RGB (authored only).
+    pub color: [f32; 3],
+    /// W/m² on a plane facing the sun (authored only).
+    pub irradiance: Option<f32>,
+    /// Angular radius, degrees.
+    pub radius: f32,
+}
+
+/// `[sky] kind`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SkyKind {
+    /// Hošek–Wilkie daylight sky.
+    Analytic,
+    /// A Radiance .hdr map.
+    Hdr,
+    /// A procedural room of lamps.
+    Room,
+    /// A weighted sum of layers.
+    Mix,
+}
+
+/// `[sky]`: the keys an hdr sky takes (the others appear in [`Scene::present`]).
+#[derive(Clone, Debug)]
+pub struct Sky {
+    /// Which sky.
+    pub kind: SkyKind,
+    /// The .hdr file, relative to the root (hdr only).
+    pub path: Option<PathBuf>,
+    /// Degrees; the sky turns by its negative.
+    pub rotation_deg: f32,
+    /// Scales the radiance.
+    pub intensity: f32,
+}
+
+/// `[trace]`.
+#[derive(Clone, Debug, Default)]
+pub struct Trace {
+    /// Shadow rays pass glass, tinted.
+    pub transmissive_shadows: bool,
+    /// Luminance cap after the first bounce; 0 is off.
+    pub clamp_indirect: f32,
+    /// Least roughness after a diffuse bounce; 0 is off.
+    pub filter_glossy: f32,
+}
+
+/// `[plates] casters`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Casters {
+    /// Each static object's own mesh.
+    #[default]
+    Meshes,
+    /// The proxies.
+    Proxies,
+    /// Nothing.
+    None,
+}
+
+/// `[plates]`.
+#[derive(Clone, Debug)]
+pub struct Plates {
+    /// The plate folder, relative to the root.
+    pub dir: PathBuf,
+    /// A *.proxies.toml, relative to the root.
+    pub proxies: Option<PathBuf>,
+    /// What casts on dynamic objects.
+    pub casters: Casters,
+}
