@@ -14,7 +14,7 @@ pub enum Severity {
 }
 
 /// A place in a file: 1-based line and column, columns counted in characters.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Location {
     /// Relative to the project root.
     pub file: PathBuf,
