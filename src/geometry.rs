@@ -16,7 +16,11 @@ pub struct Ray {
 impl Ray {
     /// A ray with an unbounded far end.
     pub fn new(o: Vec3, d: Vec3) -> Self {
-        Ray { o, d, t_max: f32::INFINITY }
+        Ray {
+            o,
+            d,
+            t_max: f32::INFINITY,
+        }
     }
 
     /// The point at parameter `t`.
@@ -80,15 +84,20 @@ mod tests {
 
     #[test]
     fn euler_order_turns_about_x_first() {
-        // Rx(90) takes +Y to +Z; Ry(90) then takes +Z to +X. The opposite order would give +Z... 
+        // Rx(90) takes +Y to +Z; Ry(90) then takes +Z to +X. The opposite order would give +Z...
         // (Ry first leaves +Y alone, Rx then takes it to +Z).
         let m = model_matrix([0.0; 3], [90.0, 90.0, 0.0], [1.0; 3]);
         let p = m.transform_point3(Vec3::Y);
         assert!((p - Vec3::X).length() < 1e-5, "got {p}");
         // Explicit product Rz·Ry·Rx against the matrix.
         let (x, y, z) = (0.3f32, -1.1f32, 2.0f32);
-        let explicit = Mat4::from_rotation_z(z) * Mat4::from_rotation_y(y) * Mat4::from_rotation_x(x);
-        let ours = model_matrix([0.0; 3], [x.to_degrees(), y.to_degrees(), z.to_degrees()], [1.0; 3]);
+        let explicit =
+            Mat4::from_rotation_z(z) * Mat4::from_rotation_y(y) * Mat4::from_rotation_x(x);
+        let ours = model_matrix(
+            [0.0; 3],
+            [x.to_degrees(), y.to_degrees(), z.to_degrees()],
+            [1.0; 3],
+        );
         assert!(explicit.abs_diff_eq(ours, 1e-5));
     }
 
@@ -102,9 +111,16 @@ mod tests {
 
     #[test]
     fn frame_is_orthonormal() {
-        for n in [Vec3::Z, -Vec3::Z, Vec3::new(0.3, -0.5, 0.8).normalize(), Vec3::X] {
+        for n in [
+            Vec3::Z,
+            -Vec3::Z,
+            Vec3::new(0.3, -0.5, 0.8).normalize(),
+            Vec3::X,
+        ] {
             let f = Frame::from_normal(n);
-            assert!(f.s.dot(f.t).abs() < 1e-5 && f.s.dot(f.n).abs() < 1e-5 && f.t.dot(f.n).abs() < 1e-5);
+            assert!(
+                f.s.dot(f.t).abs() < 1e-5 && f.s.dot(f.n).abs() < 1e-5 && f.t.dot(f.n).abs() < 1e-5
+            );
             assert!((f.to_local(n) - Vec3::Z).length() < 1e-5);
             assert!(f.s.cross(f.t).dot(f.n) > 0.99);
         }

@@ -1,1 +1,223 @@
-fn main(){}
+//! `bake`: parse the arguments, call the library, report.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+use clap::Parser;
+use indicatif::{ProgressBar, ProgressStyle};
+use pfx_bake::bake::{bake, BakeError, BakeOptions, BakeReport};
+use pfx_bake::film::Progress;
+use pfx_bake::integrator::Settings;
+
+/// Bake a pfx-scene format 1 scene into a plate folder: beauty.exr, depth.exr, preview.png and
+/// manifest.json, path-traced.
+///
+/// Exit status: 0 baked; 1 the input is wrong (a diagnostic names file, line, column, key and
+/// code; nothing is written); 2 a usage error; 3 the plate folder could not be written.
+#[derive(Parser, Debug)]
+#[command(name = "bake", version)]
+struct Args {
+    /// The scene to bake (a *.scene.toml file).
+    scene: PathBuf,
+    /// The plate folder to write. Default: the scene's [plates] dir, relative to the project root.
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Samples per pixel.
+    #[arg(long, value_name = "N", default_value_t = 64)]
+    spp: u32,
+    /// Image size in pixels, WIDTHxHEIGHT (the format holds no resolution).
+    #[arg(long, value_name = "WxH", default_value = "1280x720", value_parser = parse_size)]
+    size: [u32; 2],
+    /// Worker threads. Default: one per core. The image is the same for any count.
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
+    /// Seed of every random number: the same seed gives the same bytes.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    seed: u64,
+    /// Most path segments, counting the camera ray (Russian roulette ends most paths sooner).
+    #[arg(long, value_name = "N", default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    max_depth: u32,
+    /// Print nothing but errors (and the --json report).
+    #[arg(long)]
+    quiet: bool,
+    /// Print a final machine-readable JSON report on stdout.
+    #[arg(long)]
+    json: bool,
+}
+
+fn parse_size(s: &str) -> Result<[u32; 2], String> {
+    let (w, h) = s
+        .split_once(['x', 'X'])
+        .ok_or_else(|| format!("{s:?} is not WIDTHxHEIGHT"))?;
+    let w: u32 = w
+        .trim()
+        .parse()
+        .map_err(|_| format!("{w:?} is not a width in pixels"))?;
+    let h: u32 = h
+        .trim()
+        .parse()
+        .map_err(|_| format!("{h:?} is not a height in pixels"))?;
+    if w == 0 || h == 0 || w > 16384 || h > 16384 {
+        return Err("each side must be 1 to 16384 pixels".into());
+    }
+    Ok([w, h])
+}
+
+/// Progress on a terminal: an indicatif bar with done, elapsed, ETA and samples per second.
+struct Bar(ProgressBar);
+
+impl Progress for Bar {
+    fn begin(&self, total: u64) {
+        self.0.set_length(total);
+    }
+    fn advance(&self, n: u64) {
+        self.0.inc(n);
+    }
+}
+
+/// Progress elsewhere: a plain line at each tenth.
+struct Lines {
+    total: AtomicU64,
+    done: AtomicU64,
+    start: Instant,
+    last: Mutex<u64>,
+}
+
+impl Progress for Lines {
+    fn begin(&self, total: u64) {
+        self.total.store(total, Ordering::Relaxed);
+    }
+    fn advance(&self, n: u64) {
+        let done = self.done.fetch_add(n, Ordering::Relaxed) + n;
+        let total = self.total.load(Ordering::Relaxed).max(1);
+        let tenth = done * 10 / total;
+        let mut last = self.last.lock().unwrap_or_else(|e| e.into_inner());
+        if tenth > *last {
+            *last = tenth;
+            let secs = self.start.elapsed().as_secs_f64();
+            eprintln!(
+                "bake: {:3}% {done}/{total} samples, {secs:.1} s, {:.2} M samples/s",
+                tenth * 10,
+                done as f64 / secs.max(1e-9) / 1e6
+            );
+        }
+    }
+}
+
+struct Quiet;
+impl Progress for Quiet {
+    fn begin(&self, _: u64) {}
+    fn advance(&self, _: u64) {}
+}
+
+fn report_line(r: &BakeReport) -> String {
+    format!(
+        "bake: wrote {} in {:.2} s ({} samples, {:.2} M samples/s, {:.2} M rays/s)",
+        r.out.display(),
+        r.seconds,
+        r.samples,
+        r.samples_per_second / 1e6,
+        r.rays_per_second / 1e6
+    )
+}
+
+fn main() -> ExitCode {
+    let args = match Args::try_parse() {
+        Ok(a) => a,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    let options = BakeOptions {
+        scene: args.scene.clone(),
+        out: args.out.clone(),
+        size: args.size,
+        settings: Settings {
+            spp: args.spp,
+            max_depth: args.max_depth,
+            seed: args.seed,
+            ..Settings::default()
+        },
+        threads: args.threads,
+    };
+    let result = if args.quiet {
+        bake(&options, &Quiet)
+    } else if std::io::stderr().is_terminal() {
+        let bar = ProgressBar::new(0);
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{bar:40} {percent:>3}% {human_pos}/{human_len} samples  {elapsed_precise} ETA {eta}  {per_sec}",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        let bar = Bar(bar);
+        let r = bake(&options, &bar);
+        bar.0.finish_and_clear();
+        r
+    } else {
+        bake(
+            &options,
+            &Lines {
+                total: AtomicU64::new(0),
+                done: AtomicU64::new(0),
+                start: Instant::now(),
+                last: Mutex::new(0),
+            },
+        )
+    };
+    match result {
+        Ok(report) => {
+            if !args.quiet {
+                for w in &report.warnings {
+                    eprintln!("{w}");
+                }
+                for c in &report.capabilities {
+                    let n = if c.count > 1 {
+                        format!(" ({} places)", c.count)
+                    } else {
+                        String::new()
+                    };
+                    eprintln!(
+                        "{}:{}:{}: warning: {}{n}",
+                        c.at.file.display(),
+                        c.at.line,
+                        c.at.column,
+                        c.message
+                    );
+                }
+                for w in &report.asset_warnings {
+                    eprintln!("warning: {w}");
+                }
+                eprintln!("{}", report_line(&report));
+            }
+            if args.json {
+                let v = serde_json::json!({ "ok": true, "report": report });
+                println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("{e}");
+            if args.json {
+                let diagnostics = match &e {
+                    BakeError::Input(d) => serde_json::to_value(d).unwrap_or_default(),
+                    _ => serde_json::Value::Array(Vec::new()),
+                };
+                let v = serde_json::json!({
+                    "ok": false,
+                    "exit": e.exit_code(),
+                    "error": e.to_string(),
+                    "diagnostics": diagnostics,
+                });
+                println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+            }
+            ExitCode::from(e.exit_code() as u8)
+        }
+    }
+}

@@ -285,7 +285,11 @@ impl Default for Material {
             thin_film_amount: 0.0,
             emission: [0.0; 3],
             fresnel_power: 5.0,
-            at: Location { file: PathBuf::new(), line: 0, column: 0 },
+            at: Location {
+                file: PathBuf::new(),
+                line: 0,
+                column: 0,
+            },
         }
     }
 }

@@ -1,0 +1,108 @@
+//! Throughput of the world-space BSDF per `plain` configuration: building it at a hit
+//! (`Plain::new` + `Bsdf::new`), evaluating `f` alone and `f_pdf` (both at once, what a light sample needs),
+//! and `sample_f` (what a bounce needs). Each iteration runs a batch of 1024 fixed queries, so
+//! criterion's elements/s is queries per second.
+
+use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use glam::{Vec2, Vec3};
+use pfx_bake::materials::{Bsdf, Bxdfs, Plain};
+
+const BATCH: usize = 1024;
+
+/// SplitMix64 to [0, 1): fixed inputs, no rand crate.
+fn hash01(i: u64) -> f32 {
+    let mut z = i
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        .wrapping_add(0x6A09_E667_F3BC_C909);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    ((z ^ (z >> 31)) >> 40) as f32 / (1u64 << 24) as f32
+}
+
+fn upper(i: u64) -> Vec3 {
+    let z = 1.0 - hash01(i);
+    let phi = std::f32::consts::TAU * hash01(i + 1);
+    let s = (1.0 - z * z).max(0.0).sqrt();
+    Vec3::new(s * phi.cos(), s * phi.sin(), z)
+}
+
+struct Query {
+    wo: Vec3,
+    wi: Vec3,
+    uc: f32,
+    u: Vec2,
+}
+
+fn bench_bsdf(c: &mut Criterion) {
+    // (name, base, roughness, metalness, specular)
+    let configs = [
+        ("lambert", Vec3::splat(0.7), 0.5, 0.0, 0.0),
+        ("plastic_r0.5", Vec3::new(0.8, 0.3, 0.2), 0.5, 0.0, 0.04),
+        ("plastic_r0.1", Vec3::new(0.8, 0.3, 0.2), 0.1, 0.0, 0.04),
+        ("copper_r0.2", Vec3::new(0.95, 0.64, 0.54), 0.2, 1.0, 0.04),
+        ("half_metal_r0.4", Vec3::new(0.6, 0.6, 0.7), 0.4, 0.5, 0.04),
+    ];
+    let ng = Vec3::new(0.1, 0.2, 0.97).normalize();
+    let ns = Vec3::new(0.15, 0.15, 0.97).normalize();
+    let queries: Vec<Query> = (0..BATCH as u64)
+        .map(|i| Query {
+            wo: upper(10 * i),
+            wi: upper(10 * i + 3),
+            uc: hash01(10 * i + 6),
+            u: Vec2::new(hash01(10 * i + 7), hash01(10 * i + 8)),
+        })
+        .collect();
+
+    let mut group = c.benchmark_group("bsdf");
+    group.throughput(Throughput::Elements(BATCH as u64));
+    for (name, base, r, m, s) in configs {
+        group.bench_function(BenchmarkId::new("build", name), |b| {
+            b.iter(|| {
+                let mut acc = 0.0f32;
+                for q in &queries {
+                    let bsdf = Bsdf::new(ng, ns, q.wo, Bxdfs::Plain(Plain::new(base, r, m, s)));
+                    acc += bsdf.shading_normal().z;
+                }
+                black_box(acc)
+            })
+        });
+        let bsdfs: Vec<Bsdf> = queries
+            .iter()
+            .map(|q| Bsdf::new(ng, ns, q.wo, Bxdfs::Plain(Plain::new(base, r, m, s))))
+            .collect();
+        group.bench_function(BenchmarkId::new("f", name), |b| {
+            b.iter(|| {
+                let mut acc = 0.0f32;
+                for (q, bsdf) in queries.iter().zip(&bsdfs) {
+                    acc += bsdf.f(q.wo, q.wi).x;
+                }
+                black_box(acc)
+            })
+        });
+        group.bench_function(BenchmarkId::new("f_pdf", name), |b| {
+            b.iter(|| {
+                let mut acc = 0.0f32;
+                for (q, bsdf) in queries.iter().zip(&bsdfs) {
+                    let (f, pdf) = bsdf.f_pdf(q.wo, q.wi);
+                    acc += f.x + pdf;
+                }
+                black_box(acc)
+            })
+        });
+        group.bench_function(BenchmarkId::new("sample_f", name), |b| {
+            b.iter(|| {
+                let mut acc = 0.0f32;
+                for (q, bsdf) in queries.iter().zip(&bsdfs) {
+                    if let Some(s) = bsdf.sample_f(q.wo, q.uc, q.u) {
+                        acc += s.pdf;
+                    }
+                }
+                black_box(acc)
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_bsdf);
+criterion_main!(benches);

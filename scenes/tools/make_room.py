@@ -1,0 +1,1033 @@
+#!/usr/bin/env python3
+"""Generate the flagship interior scene of pfx-bake: scenes/room.scene.toml,
+scenes/room.materials.toml and the glTF 2.0 binaries under scenes/meshes/.
+
+Python 3 standard library only (struct, json, math, hashlib), so a fresh checkout
+can regenerate everything with
+
+    python3 scenes/tools/make_room.py
+
+The output is deterministic: the same script writes the same bytes. Ids are derived
+as the spec's Id::derive does (the first 50 bits of the SHA-256 of a stable key,
+here "<project-relative file>\\n<kind>\\n<name>"), so renaming an entry in this
+script changes its id; record the old id in ID_OVERRIDES below to keep it.
+
+Conventions (pfx-scene format 1): metres, Y up, the camera looks down -Z, a model
+is T*R*S with rotation about X, then Y, then Z, in degrees. Every mesh part is one
+glTF node with one primitive (mode 4, float32 POSITION/NORMAL, uint32 indices),
+counter-clockwise front faces seen from outside, and a glTF material whose name is
+the material library entry it resolves to, so most objects need no `material`.
+"""
+
+import hashlib
+import json
+import math
+import os
+import struct
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)  # scenes/, the project root
+MESH_DIR = os.path.join(ROOT, "meshes")
+
+SCENE_FILE = "room.scene.toml"
+MATERIALS_FILE = "room.materials.toml"
+
+# Ids that must survive a rename: "<file>\n<kind>\n<name>" -> id. Empty so far.
+ID_OVERRIDES = {}
+
+CROCKFORD = "0123456789abcdefghjkmnpqrstvwxyz"
+
+
+def derive_id(file, kind, name):
+    """10 Crockford base32 digits from the first 50 bits of SHA-256(key)."""
+    key = "%s\n%s\n%s" % (file, kind, name)
+    if key in ID_OVERRIDES:
+        return ID_OVERRIDES[key]
+    digest = hashlib.sha256(key.encode("utf-8")).digest()
+    bits = int.from_bytes(digest[:7], "big") >> (56 - 50)
+    return "".join(CROCKFORD[(bits >> (45 - 5 * i)) & 31] for i in range(10))
+
+
+# ---------------------------------------------------------------------------
+# Small vector helpers
+# ---------------------------------------------------------------------------
+
+
+def add(a, b):
+    return (a[0] + b[0], a[1] + b[1], a[2] + b[2])
+
+
+def sub(a, b):
+    return (a[0] - b[0], a[1] - b[1], a[2] - b[2])
+
+
+def mul(a, s):
+    return (a[0] * s, a[1] * s, a[2] * s)
+
+
+def dot(a, b):
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+
+
+def cross(a, b):
+    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
+
+
+def length(a):
+    return math.sqrt(dot(a, a))
+
+
+def normalize(a):
+    n = length(a)
+    return (a[0] / n, a[1] / n, a[2] / n) if n > 0 else (0.0, 1.0, 0.0)
+
+
+class Rng:
+    """A tiny LCG so the book sizes and colours are the same on every run."""
+
+    def __init__(self, seed):
+        self.state = seed & 0xFFFFFFFF
+
+    def next(self):
+        self.state = (self.state * 1664525 + 1013904223) & 0xFFFFFFFF
+        return self.state / 4294967296.0
+
+    def uniform(self, lo, hi):
+        return lo + (hi - lo) * self.next()
+
+    def choice(self, items):
+        return items[int(self.next() * len(items)) % len(items)]
+
+
+# ---------------------------------------------------------------------------
+# Mesh building
+# ---------------------------------------------------------------------------
+
+
+class Part:
+    """One glTF node: triangles of one material, with per-vertex normals."""
+
+    def __init__(self, name, material):
+        self.name = name
+        self.material = material
+        self.pos = []
+        self.nrm = []
+        self.idx = []
+
+    def vertex(self, p, n):
+        self.pos.append(tuple(float(c) for c in p))
+        self.nrm.append(tuple(float(c) for c in n))
+        return len(self.pos) - 1
+
+    def tri(self, a, b, c):
+        self.idx.append((a, b, c))
+
+    def merge(self, other):
+        base = len(self.pos)
+        self.pos.extend(other.pos)
+        self.nrm.extend(other.nrm)
+        self.idx.extend((a + base, b + base, c + base) for a, b, c in other.idx)
+        return self
+
+    def transformed(self, fn_pos, fn_nrm):
+        out = Part(self.name, self.material)
+        out.pos = [fn_pos(p) for p in self.pos]
+        out.nrm = [normalize(fn_nrm(n)) for n in self.nrm]
+        out.idx = list(self.idx)
+        return out
+
+    def translated(self, t):
+        return self.transformed(lambda p: add(p, t), lambda n: n)
+
+    def rotated_y(self, deg):
+        c, s = math.cos(math.radians(deg)), math.sin(math.radians(deg))
+        f = lambda v: (c * v[0] + s * v[2], v[1], -s * v[0] + c * v[2])
+        return self.transformed(f, f)
+
+    def rotated_x(self, deg):
+        c, s = math.cos(math.radians(deg)), math.sin(math.radians(deg))
+        f = lambda v: (v[0], c * v[1] - s * v[2], s * v[1] + c * v[2])
+        return self.transformed(f, f)
+
+    def rotated_z(self, deg):
+        c, s = math.cos(math.radians(deg)), math.sin(math.radians(deg))
+        f = lambda v: (c * v[0] - s * v[1], s * v[0] + c * v[1], v[2])
+        return self.transformed(f, f)
+
+
+def quad(part, a, b, c, d, n):
+    """A flat quad a-b-c-d, counter-clockwise seen from the side n points to."""
+    ia, ib, ic, id_ = (part.vertex(p, n) for p in (a, b, c, d))
+    part.tri(ia, ib, ic)
+    part.tri(ia, ic, id_)
+
+
+def box(name, material, lo, hi):
+    """An axis-aligned box with flat normals (24 vertices, 12 triangles)."""
+    p = Part(name, material)
+    x0, y0, z0 = lo
+    x1, y1, z1 = hi
+    quad(p, (x1, y0, z1), (x1, y0, z0), (x1, y1, z0), (x1, y1, z1), (1, 0, 0))
+    quad(p, (x0, y0, z0), (x0, y0, z1), (x0, y1, z1), (x0, y1, z0), (-1, 0, 0))
+    quad(p, (x0, y1, z1), (x1, y1, z1), (x1, y1, z0), (x0, y1, z0), (0, 1, 0))
+    quad(p, (x0, y0, z0), (x1, y0, z0), (x1, y0, z1), (x0, y0, z1), (0, -1, 0))
+    quad(p, (x0, y0, z1), (x1, y0, z1), (x1, y1, z1), (x0, y1, z1), (0, 0, 1))
+    quad(p, (x1, y0, z0), (x0, y0, z0), (x0, y1, z0), (x1, y1, z0), (0, 0, -1))
+    return p
+
+
+def rounded_box(name, material, lo, hi, radius, steps=4):
+    """A box with edges and corners rounded by `radius` (a cushion, a table top).
+
+    Each face is an (n x n) grid of a cube, pushed out to the rounded shape: a point
+    is clamped to the inner box and moved `radius` along the direction from the clamp.
+    """
+    p = Part(name, material)
+    c = mul(add(lo, hi), 0.5)
+    h = mul(sub(hi, lo), 0.5)
+    inner = tuple(max(h[i] - radius, 0.0) for i in range(3))
+    # grid lines along each axis: the flat middle plus `steps` rows in each rounded band
+    def lines(i):
+        out = []
+        for k in range(steps + 1):  # rounded band, -h .. -inner
+            a = (math.pi / 2) * (1 - k / steps)
+            out.append(-inner[i] - radius * math.sin(a))
+        flat = max(1, int(math.ceil(2 * inner[i] / 0.25)))
+        for k in range(1, flat):
+            out.append(-inner[i] + 2 * inner[i] * k / flat)
+        for k in range(steps + 1):
+            a = (math.pi / 2) * (k / steps)
+            out.append(inner[i] + radius * math.sin(a))
+        dedup = [out[0]]
+        for v in out[1:]:
+            if v - dedup[-1] > 1e-9:  # a fully rounded axis repeats its middle line
+                dedup.append(v)
+        return dedup
+
+    def shape(q):
+        cl = tuple(min(max(q[i], -inner[i]), inner[i]) for i in range(3))
+        d = sub(q, cl)
+        if length(d) < 1e-12:
+            return None
+        n = normalize(d)
+        return add(add(cl, mul(n, radius)), c), n
+
+    # (fixed axis, sign, axis u, axis v) with u x v = outward normal
+    faces = [(0, 1, 1, 2), (0, -1, 2, 1), (1, 1, 2, 0), (1, -1, 0, 2), (2, 1, 0, 1), (2, -1, 1, 0)]
+    for axis, sign, ua, va in faces:
+        lu, lv = lines(ua), lines(va)
+        grid = []
+        for u in lu:
+            row = []
+            for v in lv:
+                q = [0.0, 0.0, 0.0]
+                q[axis] = sign * h[axis]
+                q[ua] = u
+                q[va] = v
+                sp = shape(q)
+                if sp is None:  # the flat middle of a face
+                    nn = [0.0, 0.0, 0.0]
+                    nn[axis] = float(sign)
+                    sp = (add(tuple(q), c), tuple(nn))
+                row.append(p.vertex(sp[0], sp[1]))
+            grid.append(row)
+        for i in range(len(lu) - 1):
+            for j in range(len(lv) - 1):
+                a, b, cc, d = grid[i][j], grid[i + 1][j], grid[i + 1][j + 1], grid[i][j + 1]
+                p.tri(a, b, cc)
+                p.tri(a, cc, d)
+    return p
+
+
+def lathe(name, material, profile, segments, y_axis=True):
+    """A surface of revolution about +Y from a profile of (radius, height) points.
+
+    Walk the profile with the material on the left-hand side looking along +theta
+    (outside surfaces go up, inside surfaces come down). A point listed twice makes a
+    hard edge; points on the axis (radius 0) close the surface. Normals are smooth
+    along the profile between hard edges, and each triangle is wound so its front
+    faces away from the material.
+    """
+    p = Part(name, material)
+    rows = []
+    for r, y in profile:
+        row = []
+        for k in range(segments):
+            t = 2 * math.pi * k / segments
+            row.append((r * math.cos(t), y, -r * math.sin(t)))
+        rows.append(row)
+    # per profile point 2D normal from the neighbouring segments (hard edge at duplicates)
+    n2 = []
+    for j in range(len(profile)):
+        acc = [0.0, 0.0]
+        for a, b in ((j - 1, j), (j, j + 1)):
+            if a < 0 or b >= len(profile):
+                continue
+            dr = profile[b][0] - profile[a][0]
+            dy = profile[b][1] - profile[a][1]
+            seg = math.hypot(dr, dy)
+            if seg < 1e-12:
+                continue
+            acc[0] += dy / seg
+            acc[1] += -dr / seg
+        norm = math.hypot(acc[0], acc[1])
+        n2.append((acc[0] / norm, acc[1] / norm) if norm > 0 else (0.0, 1.0))
+    idx = []
+    for j, row in enumerate(rows):
+        ir = []
+        for k, v in enumerate(row):
+            t = 2 * math.pi * k / segments
+            nr, ny = n2[j]
+            ir.append(p.vertex(v, (nr * math.cos(t), ny, -nr * math.sin(t))))
+        idx.append(ir)
+    for j in range(len(rows) - 1):
+        dr = profile[j + 1][0] - profile[j][0]
+        dy = profile[j + 1][1] - profile[j][1]
+        if math.hypot(dr, dy) < 1e-12:
+            continue  # a hard edge
+        for k in range(segments):
+            k1 = (k + 1) % segments
+            tm = 2 * math.pi * (k + 0.5) / segments
+            expect = (dy * math.cos(tm), -dr, -dy * math.sin(tm))
+            for tri in ((idx[j][k], idx[j + 1][k], idx[j + 1][k1]), (idx[j][k], idx[j + 1][k1], idx[j][k1])):
+                a, b, c = (p.pos[i] for i in tri)
+                fn = cross(sub(b, a), sub(c, a))
+                if length(fn) < 1e-14:
+                    continue  # degenerate at the axis
+                if dot(fn, expect) < 0:
+                    tri = (tri[0], tri[2], tri[1])
+                p.tri(*tri)
+    return p
+
+
+def cylinder(name, material, radius, y0, y1, segments=32):
+    """A closed cylinder about +Y from y0 to y1 with flat caps."""
+    return lathe(name, material, [(0, y0), (radius, y0), (radius, y0), (radius, y1), (radius, y1), (0, y1)], segments)
+
+
+def icosphere(name, material, radius, subdivisions, center=(0.0, 0.0, 0.0), squash=(1.0, 1.0, 1.0)):
+    """A geodesic sphere (an icosahedron subdivided, pushed onto the sphere)."""
+    t = (1 + math.sqrt(5)) / 2
+    verts = [normalize(v) for v in [(-1, t, 0), (1, t, 0), (-1, -t, 0), (1, -t, 0), (0, -1, t), (0, 1, t),
+                                    (0, -1, -t), (0, 1, -t), (t, 0, -1), (t, 0, 1), (-t, 0, -1), (-t, 0, 1)]]
+    faces = [(0, 11, 5), (0, 5, 1), (0, 1, 7), (0, 7, 10), (0, 10, 11), (1, 5, 9), (5, 11, 4), (11, 10, 2),
+             (10, 7, 6), (7, 1, 8), (3, 9, 4), (3, 4, 2), (3, 2, 6), (3, 6, 8), (3, 8, 9), (4, 9, 5),
+             (2, 4, 11), (6, 2, 10), (8, 6, 7), (9, 8, 1)]
+    for _ in range(subdivisions):
+        cache = {}
+
+        def mid(a, b):
+            key = (min(a, b), max(a, b))
+            if key not in cache:
+                verts.append(normalize(mul(add(verts[a], verts[b]), 0.5)))
+                cache[key] = len(verts) - 1
+            return cache[key]
+
+        nf = []
+        for a, b, c in faces:
+            ab, bc, ca = mid(a, b), mid(b, c), mid(c, a)
+            nf += [(a, ab, ca), (b, bc, ab), (c, ca, bc), (ab, bc, ca)]
+        faces = nf
+    p = Part(name, material)
+    for v in verts:
+        pos = (v[0] * radius * squash[0] + center[0], v[1] * radius * squash[1] + center[1],
+               v[2] * radius * squash[2] + center[2])
+        n = normalize((v[0] / squash[0], v[1] / squash[1], v[2] / squash[2]))
+        p.vertex(pos, n)
+    for f in faces:
+        p.tri(*f)
+    return p
+
+
+def merged(name, material, parts):
+    out = Part(name, material)
+    for q in parts:
+        out.merge(q)
+    return out
+
+
+# ---------------------------------------------------------------------------
+# glTF 2.0 binary writer and checker
+# ---------------------------------------------------------------------------
+
+
+def write_glb(path, parts, materials):
+    """Write `parts` as one glb: one node, mesh and primitive per part."""
+    bin_ = bytearray()
+    accessors, views, meshes, nodes, mats = [], [], [], [], []
+    mat_index = {}
+
+    def view(data, target):
+        while len(bin_) % 4:
+            bin_.append(0)
+        views.append({"buffer": 0, "byteOffset": len(bin_), "byteLength": len(data), "target": target})
+        bin_.extend(data)
+        return len(views) - 1
+
+    for part in parts:
+        if part.material not in mat_index:
+            m = materials[part.material]
+            gm = {"name": part.material,
+                  "pbrMetallicRoughness": {"baseColorFactor": list(m["base"]) + [1.0],
+                                           "metallicFactor": m.get("metalness", 0.0),
+                                           "roughnessFactor": m.get("roughness", 0.5)}}
+            e = m.get("emission")
+            if e and max(e) > 0:
+                peak = max(e)
+                gm["emissiveFactor"] = [c / peak for c in e]
+                gm["extensions"] = {"KHR_materials_emissive_strength": {"emissiveStrength": peak}}
+            mat_index[part.material] = len(mats)
+            mats.append(gm)
+        pos = b"".join(struct.pack("<3f", *v) for v in part.pos)
+        nrm = b"".join(struct.pack("<3f", *v) for v in part.nrm)
+        idx = b"".join(struct.pack("<3I", *t) for t in part.idx)
+        # min/max from the float32 values actually stored
+        stored = [struct.unpack("<3f", struct.pack("<3f", *v)) for v in part.pos]
+        lo = [min(v[i] for v in stored) for i in range(3)]
+        hi = [max(v[i] for v in stored) for i in range(3)]
+        vp = view(pos, 34962)
+        vn = view(nrm, 34962)
+        vi = view(idx, 34963)
+        a0 = len(accessors)
+        accessors.append({"bufferView": vp, "componentType": 5126, "count": len(part.pos), "type": "VEC3",
+                          "min": lo, "max": hi})
+        accessors.append({"bufferView": vn, "componentType": 5126, "count": len(part.nrm), "type": "VEC3"})
+        accessors.append({"bufferView": vi, "componentType": 5125, "count": 3 * len(part.idx), "type": "SCALAR"})
+        meshes.append({"name": part.name, "primitives": [
+            {"attributes": {"POSITION": a0, "NORMAL": a0 + 1}, "indices": a0 + 2, "mode": 4,
+             "material": mat_index[part.material]}]})
+        nodes.append({"name": part.name, "mesh": len(meshes) - 1})
+    while len(bin_) % 4:
+        bin_.append(0)
+    doc = {"asset": {"version": "2.0", "generator": "scenes/tools/make_room.py"},
+           "scene": 0, "scenes": [{"name": os.path.basename(path)[:-4], "nodes": list(range(len(nodes)))}],
+           "nodes": nodes, "meshes": meshes, "materials": mats, "accessors": accessors,
+           "bufferViews": views, "buffers": [{"byteLength": len(bin_)}]}
+    if any("extensions" in m for m in mats):
+        doc["extensionsUsed"] = ["KHR_materials_emissive_strength"]
+    js = json.dumps(doc, separators=(",", ":"), sort_keys=True).encode("utf-8")
+    while len(js) % 4:
+        js += b" "
+    total = 12 + 8 + len(js) + 8 + len(bin_)
+    out = struct.pack("<III", 0x46546C67, 2, total)
+    out += struct.pack("<II", len(js), 0x4E4F534A) + js
+    out += struct.pack("<II", len(bin_), 0x004E4942) + bytes(bin_)
+    with open(path, "wb") as f:
+        f.write(out)
+
+
+def check_glb(path):
+    """Re-read a glb and check what a strict loader checks. Returns the triangle count."""
+    data = open(path, "rb").read()
+    magic, version, total = struct.unpack_from("<III", data, 0)
+    assert magic == 0x46546C67 and version == 2 and total == len(data), path
+    jlen, jtype = struct.unpack_from("<II", data, 12)
+    assert jtype == 0x4E4F534A and jlen % 4 == 0, path
+    doc = json.loads(data[20:20 + jlen].decode("utf-8"))
+    off = 20 + jlen
+    blen, btype = struct.unpack_from("<II", data, off)
+    assert btype == 0x004E4942 and blen % 4 == 0 and off + 8 + blen == len(data), path
+    binary = data[off + 8:off + 8 + blen]
+    assert doc["buffers"][0]["byteLength"] <= blen
+    tris = 0
+    for mesh in doc["meshes"]:
+        for prim in mesh["primitives"]:
+            assert prim["mode"] == 4
+            acc = {k: doc["accessors"][v] for k, v in prim["attributes"].items()}
+            ia = doc["accessors"][prim["indices"]]
+            n = acc["POSITION"]["count"]
+            assert acc["NORMAL"]["count"] == n
+
+            def floats(a):
+                bv = doc["bufferViews"][a["bufferView"]]
+                assert bv["byteOffset"] % 4 == 0 and bv["byteOffset"] + bv["byteLength"] <= blen
+                assert bv["byteLength"] == 12 * a["count"]
+                return list(struct.iter_unpack("<3f", binary[bv["byteOffset"]:bv["byteOffset"] + bv["byteLength"]]))
+
+            pos = floats(acc["POSITION"])
+            nrm = floats(acc["NORMAL"])
+            for i in range(3):
+                assert min(v[i] for v in pos) == acc["POSITION"]["min"][i], path
+                assert max(v[i] for v in pos) == acc["POSITION"]["max"][i], path
+            for v in nrm:
+                assert abs(length(v) - 1) < 1e-3, path
+            bv = doc["bufferViews"][ia["bufferView"]]
+            assert ia["componentType"] == 5125 and ia["count"] % 3 == 0
+            assert bv["byteLength"] == 4 * ia["count"]
+            idx = struct.unpack_from("<%dI" % ia["count"], binary, bv["byteOffset"])
+            assert max(idx) < n, path
+            # every triangle's winding agrees with the normals of its corners
+            for t in range(0, len(idx), 3):
+                a, b, c = (pos[i] for i in idx[t:t + 3])
+                fn = cross(sub(b, a), sub(c, a))
+                assert length(fn) > 0, "degenerate triangle in %s" % mesh["name"]
+                ns = add(add(nrm[idx[t]], nrm[idx[t + 1]]), nrm[idx[t + 2]])
+                assert dot(fn, ns) > 0, "winding against normals in %s" % mesh["name"]
+            # closed parts wound outwards enclose a positive volume (the panel is one open quad)
+            vol = sum(dot(pos[idx[t]], cross(pos[idx[t + 1]], pos[idx[t + 2]])) for t in range(0, len(idx), 3)) / 6
+            assert vol > 0 or mesh["name"] == "panel", "inside-out part %s" % mesh["name"]
+            tris += ia["count"] // 3
+    return tris
+
+
+# ---------------------------------------------------------------------------
+# The room: dimensions in metres
+# ---------------------------------------------------------------------------
+
+# Inside of the room: x -3..3, y 0..2.8, z -2.5..2.5. Walls 0.15 thick outside it.
+RX, RY, RZ, WALL = 3.0, 2.8, 2.5, 0.15
+# The window in the left wall (x = -3): z from WZ0 to WZ1, y from WY0 (sill) to WY1.
+WZ0, WZ1, WY0, WY1 = -1.55, 0.35, 0.8, 2.3
+
+
+def build_room():
+    parts = []
+    # floor boards, staggered, in three shades of oak, on a subfloor slab
+    rng = Rng(7)
+    board_w = 0.16
+    boards = []
+    n = int(round(2 * RZ / board_w))
+    for i in range(n):
+        z0 = -RZ + i * board_w
+        z1 = z0 + board_w
+        x = -RX - WALL + rng.uniform(0.0, 1.2)
+        xs = [-RX - WALL]
+        while x < RX + WALL - 0.3:
+            xs.append(x)
+            x += rng.uniform(1.1, 2.2)
+        xs.append(RX + WALL)
+        for a, b in zip(xs[:-1], xs[1:]):
+            boards.append((a, b, z0, z1, rng.choice(["floor_oak_a", "floor_oak_b", "floor_oak_c"])))
+    for shade in ("floor_oak_a", "floor_oak_b", "floor_oak_c"):
+        mine = [box("", shade, (a + 0.001, -0.02, z0 + 0.001), (b - 0.001, 0.0, z1 - 0.001))
+                for a, b, z0, z1, s in boards if s == shade]
+        parts.append(merged(shade.replace("floor_oak", "floor_boards"), shade, mine))
+    parts.append(box("subfloor", "subfloor", (-RX - WALL, -0.12, -RZ - WALL), (RX + WALL, -0.02, RZ + WALL)))
+    parts.append(box("ceiling", "plaster", (-RX - WALL, RY, -RZ - WALL), (RX + WALL, RY + 0.12, RZ + WALL)))
+    parts.append(box("wall_back", "plaster", (-RX - WALL, 0, -RZ - WALL), (RX + WALL, RY, -RZ)))
+    parts.append(box("wall_front", "plaster", (-RX - WALL, 0, RZ), (RX + WALL, RY, RZ + WALL)))
+    parts.append(box("wall_right", "plaster", (RX, 0, -RZ), (RX + WALL, RY, RZ)))
+    # the left wall: four boxes around the window opening
+    left = [box("", "plaster", (-RX - WALL, 0, -RZ), (-RX, WY0, RZ)),
+            box("", "plaster", (-RX - WALL, WY1, -RZ), (-RX, RY, RZ)),
+            box("", "plaster", (-RX - WALL, WY0, -RZ), (-RX, WY1, WZ0)),
+            box("", "plaster", (-RX - WALL, WY0, WZ1), (-RX, WY1, RZ))]
+    parts.append(merged("wall_left", "plaster", left))
+    # window: a painted frame in the opening, a mullion and a transom (no glass), a sill
+    f = 0.05
+    xo, xi = -RX - WALL + 0.04, -RX - WALL + 0.10
+    frame = [box("", "trim", (xo, WY0, WZ0), (xi, WY0 + f, WZ1)),
+             box("", "trim", (xo, WY1 - f, WZ0), (xi, WY1, WZ1)),
+             box("", "trim", (xo, WY0 + f, WZ0), (xi, WY1 - f, WZ0 + f)),
+             box("", "trim", (xo, WY0 + f, WZ1 - f), (xi, WY1 - f, WZ1)),
+             box("", "trim", (xo, WY0 + f, 0.5 * (WZ0 + WZ1) - 0.025), (xi, WY1 - f, 0.5 * (WZ0 + WZ1) + 0.025)),
+             box("", "trim", (xo, WY0 + 0.62 * (WY1 - WY0) - 0.02, WZ0 + f), (xi, WY0 + 0.62 * (WY1 - WY0) + 0.02, WZ1 - f))]
+    parts.append(merged("window_frame", "trim", frame))
+    # the sill's top stands 1 cm above the reveal so no two faces share a plane
+    parts.append(box("window_sill", "trim", (-RX - 0.06, WY0 - 0.03, WZ0 - 0.08), (-RX + 0.06, WY0 + 0.01, WZ1 + 0.08)))
+    # skirting boards
+    h, t = 0.09, 0.015
+    skirt = [box("", "trim", (-RX, 0, -RZ), (RX, h, -RZ + t)),
+             box("", "trim", (-RX, 0, RZ - t), (RX, h, RZ)),
+             box("", "trim", (RX - t, 0, -RZ + t), (RX, h, RZ - t)),
+             box("", "trim", (-RX, 0, -RZ + t), (-RX + t, h, RZ - t))]
+    parts.append(merged("skirting", "trim", skirt))
+    # a ceiling light panel: a frame, and a downward-facing emissive quad
+    cx, cz, hw, hd = 0.4, -0.3, 0.45, 0.45
+    pf = [box("", "trim", (cx - hw - 0.03, RY - 0.04, cz - hd - 0.03), (cx + hw + 0.03, RY, cz - hd)),
+          box("", "trim", (cx - hw - 0.03, RY - 0.04, cz + hd), (cx + hw + 0.03, RY, cz + hd + 0.03)),
+          box("", "trim", (cx - hw - 0.03, RY - 0.04, cz - hd), (cx - hw, RY, cz + hd)),
+          box("", "trim", (cx + hw, RY - 0.04, cz - hd), (cx + hw + 0.03, RY, cz + hd))]
+    parts.append(merged("panel_frame", "trim", pf))
+    panel = Part("panel", "panel_light")
+    y = RY - 0.02
+    quad(panel, (cx - hw, y, cz - hd), (cx + hw, y, cz - hd), (cx + hw, y, cz + hd), (cx - hw, y, cz + hd), (0, -1, 0))
+    parts.append(panel)
+    return parts
+
+
+def build_table():
+    """A dining table, 1.6 x 0.9 m, 0.75 m high, long side along X, centred at the origin."""
+    top = rounded_box("table_top", "oak", (-0.8, 0.71, -0.45), (0.8, 0.75, 0.45), 0.012, 3)
+    apron = [box("", "oak", (-0.7, 0.62, -0.37), (0.7, 0.71, -0.35)),
+             box("", "oak", (-0.7, 0.62, 0.35), (0.7, 0.71, 0.37)),
+             box("", "oak", (-0.72, 0.62, -0.35), (-0.70, 0.71, 0.35)),
+             box("", "oak", (0.70, 0.62, -0.35), (0.72, 0.71, 0.35))]
+    legs = []
+    for sx in (-1, 1):
+        for sz in (-1, 1):
+            # a leg tapering from 6 cm at the top to 4 cm at the foot
+            prof = [(0.0, 0.0), (0.02, 0.0), (0.02, 0.0), (0.03, 0.71), (0.03, 0.71), (0.0, 0.71)]
+            leg = lathe("", "oak", prof, 12).translated((sx * 0.68, 0, sz * 0.33))
+            legs.append(leg)
+    return [top, merged("table_apron", "oak", apron), merged("table_legs", "oak", legs)]
+
+
+def build_chair():
+    """A chair facing +Z, seat 0.45 m high, centred on its seat."""
+    parts = []
+    seat = rounded_box("chair_seat", "chair_paint", (-0.22, 0.42, -0.21), (0.22, 0.46, 0.21), 0.01, 2)
+    legs = []
+    for sx in (-1, 1):
+        for sz in (-1, 1):
+            top = 0.42 if sz > 0 else 0.95
+            legs.append(cylinder("", "chair_paint", 0.017, 0.0, top, 12).translated((sx * 0.19, 0, sz * 0.18)))
+    rails = [box("", "chair_paint", (-0.19, 0.85, -0.195), (0.19, 0.93, -0.17)),
+             box("", "chair_paint", (-0.19, 0.62, -0.19), (0.19, 0.66, -0.175)),
+             box("", "chair_paint", (-0.19, 0.16, -0.19), (0.19, 0.19, -0.17)),
+             box("", "chair_paint", (-0.19, 0.16, 0.17), (0.19, 0.19, 0.19))]
+    for k in range(3):
+        x = -0.09 + 0.09 * k
+        rails.append(box("", "chair_paint", (x - 0.012, 0.66, -0.188), (x + 0.012, 0.85, -0.177)))
+    parts.append(seat)
+    parts.append(merged("chair_frame", "chair_paint", legs + rails))
+    return parts
+
+
+def build_bookshelf():
+    """A bookcase 1.2 m wide, 1.9 m high, 0.32 m deep, standing on y = 0 against z = 0 (its back)."""
+    W, H, D, T = 1.2, 1.9, 0.32, 0.025
+    hw = W / 2
+    frame = [box("", "walnut", (-hw, 0, 0), (-hw + T, H, D)),
+             box("", "walnut", (hw - T, 0, 0), (hw, H, D)),
+             box("", "walnut", (-hw + T, H - T, 0), (hw - T, H, D)),
+             box("", "walnut", (-hw + T, 0, 0.02), (hw - T, 0.08, D - 0.01)),
+             box("", "walnut", (-hw + T, 0.0, 0.0), (hw - T, H - T, 0.012))]
+    levels = [0.08, 0.50, 0.92, 1.34]
+    for y in levels[1:]:
+        frame.append(box("", "walnut", (-hw + T, y - T, 0.012), (hw - T, y, D)))
+    parts = [merged("bookshelf", "walnut", frame)]
+    rng = Rng(2024)
+    colours = ["book_red", "book_blue", "book_green", "book_cream", "book_black", "book_ochre"]
+    books = {c: [] for c in colours}
+    for li, y in enumerate(levels):
+        x = -hw + T + 0.01
+        end = hw - T - (0.35 if li == 2 else 0.02)
+        if li == 1:
+            x += 0.35  # leave room for the ornaments
+        while True:
+            w = rng.uniform(0.022, 0.05)
+            h = rng.uniform(0.22, 0.34) if li != 0 else rng.uniform(0.28, 0.38)
+            d = rng.uniform(0.17, 0.24)
+            if x + w > end:
+                break
+            c = rng.choice(colours)
+            if rng.next() < 0.12:
+                # a book leaning against its neighbour
+                b = box("", c, (-w / 2, 0, -d / 2), (w / 2, h, d / 2)).rotated_z(-8.0)
+                books[c].append(b.translated((x + w / 2 + h * math.sin(math.radians(8)), y, 0.03 + d / 2)))
+                x += w + h * math.sin(math.radians(8)) + 0.005
+            else:
+                books[c].append(box("", c, (x, y, 0.03), (x + w, y + h, 0.03 + d)))
+                x += w + 0.002
+        if li == 2:
+            # a lying stack at the right end of this shelf
+            yy = y
+            for k in range(4):
+                hh = rng.uniform(0.025, 0.045)
+                c = colours[(k * 2 + 1) % len(colours)]
+                books[c].append(box("", c, (end + 0.04 + 0.01 * k, yy, 0.05), (hw - T - 0.02 - 0.005 * k, yy + hh, 0.27)))
+                yy += hh
+    for c in colours:
+        if books[c]:
+            parts.append(merged(c.replace("book_", "books_"), c, books[c]))
+    return parts
+
+
+def build_sofa():
+    """A three-seat sofa 2.0 m wide facing +Z, its back at z = 0, seat 0.43 m high."""
+    parts = []
+    base = rounded_box("sofa_base", "sofa_fabric", (-0.86, 0.12, 0.0), (0.86, 0.32, 0.88), 0.03, 3)
+    back = rounded_box("sofa_back", "sofa_fabric", (-0.86, 0.12, 0.0), (0.86, 0.80, 0.2), 0.05, 4)
+    arms = [rounded_box("", "sofa_fabric", (-1.0, 0.12, 0.0), (-0.82, 0.62, 0.9), 0.06, 4),
+            rounded_box("", "sofa_fabric", (0.82, 0.12, 0.0), (1.0, 0.62, 0.9), 0.06, 4)]
+    seats = [rounded_box("", "sofa_fabric", (-0.82 + 0.547 * k + 0.005, 0.32, 0.2), (-0.82 + 0.547 * (k + 1) - 0.005, 0.45, 0.9), 0.05, 4)
+             for k in range(3)]
+    backs = [rounded_box("", "sofa_fabric", (-0.80 + 0.533 * k + 0.01, 0.45, 0.17), (-0.80 + 0.533 * (k + 1) - 0.01, 0.86, 0.36), 0.07, 4)
+             for k in range(3)]
+    parts.append(merged("sofa_body", "sofa_fabric", [base, back] + arms + seats + backs))
+    # two cushions of another fabric, leaning on the back
+    pillows = []
+    for x, rot in ((-0.6, 12), (0.62, -10)):
+        c = rounded_box("", "cushion_fabric", (-0.2, -0.2, -0.06), (0.2, 0.2, 0.06), 0.06, 4)
+        c = c.rotated_z(rot).rotated_x(-15).translated((x, 0.66, 0.42))
+        pillows.append(c)
+    parts.append(merged("cushions", "cushion_fabric", pillows))
+    legs = [lathe("", "walnut", [(0, 0), (0.018, 0), (0.018, 0), (0.025, 0.12), (0.025, 0.12), (0, 0.12)], 12)
+            .translated((sx * 0.9, 0, z)) for sx in (-1, 1) for z in (0.08, 0.8)]
+    parts.append(merged("sofa_legs", "walnut", legs))
+    return parts
+
+
+def build_floor_lamp():
+    """A floor lamp: a metal base and stand, a linen shade 1.35..1.65 m (bulb at 1.5 m)."""
+    base = lathe("lamp_base", "brushed_steel",
+                 [(0, 0), (0.16, 0), (0.16, 0), (0.16, 0.015), (0.15, 0.025), (0.03, 0.035), (0.0, 0.035)], 48)
+    pole = cylinder("lamp_pole", "brushed_steel", 0.012, 0.035, 1.46, 16)
+    arms = []
+    for k in range(3):
+        a = k * 120.0
+        spoke = box("", "brushed_steel", (0.0, 1.455, -0.004), (0.187, 1.463, 0.004)).rotated_y(a)  # reaches the shade
+        arms.append(spoke)
+    holder = cylinder("", "brushed_steel", 0.022, 1.44, 1.47, 16)
+    # the shade: a truncated cone open at both ends, with a thickness of 3 mm
+    r0, r1, y0, y1, t = 0.22, 0.15, 1.34, 1.64, 0.003
+    shade = lathe("lamp_shade", "lampshade",
+                  [(r0 - t, y0), (r0, y0), (r0, y0), (r1, y1), (r1, y1), (r1 - t, y1), (r1 - t, y1), (r0 - t, y0)], 64)
+    return [base, merged("lamp_stand", "brushed_steel", [pole, holder] + arms), shade]
+
+
+def build_props():
+    """Things on the table, the shelf and the floor; each a node a [mesh] picks by name."""
+    parts = []
+    # a vase: a lathe with a wall thickness of 6 mm
+    outer = [(0.0, 0.0), (0.06, 0.0), (0.06, 0.0), (0.075, 0.02), (0.095, 0.08), (0.10, 0.13), (0.09, 0.19),
+             (0.06, 0.25), (0.04, 0.29), (0.036, 0.32), (0.042, 0.35)]
+    inner = [(r - 0.006, y) for r, y in reversed(outer[3:])]
+    inner[-1] = (0.06 - 0.006, 0.006)
+    vase = lathe("vase", "ceramic_white", outer + [(0.036, 0.35)] + inner + [(0.0, 0.006)], 64)
+    parts.append(vase)
+    # a bowl
+    bowl_out = [(0.0, 0.0), (0.05, 0.0), (0.05, 0.0), (0.055, 0.008), (0.10, 0.03), (0.13, 0.06), (0.14, 0.075)]
+    bowl_in = [(0.134, 0.075), (0.124, 0.06), (0.095, 0.036), (0.05, 0.016), (0.0, 0.014)]
+    parts.append(lathe("bowl", "ceramic_blue", bowl_out + bowl_in, 64))
+    # a piece of fruit, 7 cm across, slightly squashed
+    parts.append(icosphere("fruit", "fruit_orange", 0.036, 3, (0, 0.033, 0), (1.0, 0.92, 1.0)))
+    # a mug with a handle
+    mug_out = [(0.0, 0.0), (0.038, 0.0), (0.038, 0.0), (0.04, 0.005), (0.04, 0.095), (0.04, 0.095)]
+    mug_in = [(0.035, 0.095), (0.035, 0.01), (0.0, 0.01)]
+    mug = lathe("mug", "ceramic_white", mug_out + mug_in, 48)
+    # the handle: a half torus in the XY plane on the +X side
+    handle = Part("", "ceramic_white")
+    R, r, nu, nv = 0.028, 0.007, 16, 10
+    ring = []
+    for i in range(nu + 1):
+        u = -math.pi / 2 + math.pi * i / nu
+        row = []
+        for j in range(nv):
+            v = 2 * math.pi * j / nv
+            cu, su, cv, sv = math.cos(u), math.sin(u), math.cos(v), math.sin(v)
+            n = (cv * cu, cv * su, sv)
+            pnt = (0.035 + (R + r * cv) * cu, 0.05 + (R + r * cv) * su, r * sv)
+            row.append(handle.vertex(pnt, n))
+        ring.append(row)
+    for i in range(nu):
+        for j in range(nv):
+            j1 = (j + 1) % nv
+            a, b, c, d = ring[i][j], ring[i + 1][j], ring[i + 1][j1], ring[i][j1]
+            handle.tri(a, b, c)
+            handle.tri(a, c, d)
+    parts.append(mug.merge(handle))
+    # a polished copper ball for the shelf, and a small marble sphere
+    parts.append(icosphere("ball", "copper", 0.06, 4, (0, 0.06, 0)))
+    # a plant: a terracotta pot, soil, and a bush of leaf clusters
+    pot_out = [(0.0, 0.0), (0.12, 0.0), (0.12, 0.0), (0.17, 0.34), (0.17, 0.34), (0.185, 0.345), (0.185, 0.38),
+               (0.185, 0.38), (0.165, 0.38), (0.165, 0.38), (0.155, 0.34)]
+    parts.append(lathe("pot", "terracotta", pot_out + [(0.155, 0.30), (0.0, 0.30)], 48))
+    rng = Rng(99)
+    leaves = []
+    for k in range(26):
+        a = rng.uniform(0, 2 * math.pi)
+        h = rng.uniform(0.45, 1.15)
+        rad = rng.uniform(0.05, 0.26) * (1.2 - 0.5 * (h - 0.45))
+        size = rng.uniform(0.07, 0.13)
+        leaves.append(icosphere("", "leaf", size, 2, (rad * math.cos(a), h, rad * math.sin(a)),
+                                (rng.uniform(0.9, 1.4), rng.uniform(0.5, 0.8), rng.uniform(0.9, 1.4))))
+    parts.append(merged("foliage", "leaf", leaves))
+    stems = [cylinder("", "stem", 0.008, 0.30, 0.9, 8).rotated_z(rng.uniform(-12, 12)).rotated_y(120 * k) for k in range(3)]
+    parts.append(merged("stems", "stem", stems))
+    # a rug, 2.4 x 1.7 m, 1 cm thick with rounded edges
+    parts.append(rounded_box("rug", "rug", (-1.2, 0.0, -0.85), (1.2, 0.012, 0.85), 0.005, 1))
+    return parts
+
+
+def build_picture():
+    """A framed abstract print, 0.9 x 0.65 m, hanging on a wall at z = 0, facing +Z."""
+    W, H, F, D = 0.9, 0.65, 0.04, 0.03
+    hw, hh = W / 2, H / 2
+    frame = [box("", "frame_black", (-hw, -hh, 0), (hw, -hh + F, D)),
+             box("", "frame_black", (-hw, hh - F, 0), (hw, hh, D)),
+             box("", "frame_black", (-hw, -hh + F, 0), (-hw + F, hh - F, D)),
+             box("", "frame_black", (hw - F, -hh + F, 0), (hw, hh - F, D))]
+    canvas = box("canvas", "canvas", (-hw + F, -hh + F, 0.0), (hw - F, hh - F, 0.012))
+    blocks = {"paint_red": [(-0.36, -0.02, -0.08, 0.24)], "paint_blue": [(0.02, 0.34, -0.26, 0.02)],
+              "paint_yellow": [(-0.36, -0.14, -0.26, -0.08), (0.16, 0.34, 0.08, 0.24)]}
+    parts = [merged("picture_frame", "frame_black", frame), canvas]
+    for mat, rects in blocks.items():
+        parts.append(merged(mat.replace("paint_", "print_"), mat,
+                            [box("", mat, (x0, y0, 0.012), (x1, y1, 0.014)) for x0, x1, y0, y1 in rects]))
+    return parts
+
+
+# ---------------------------------------------------------------------------
+# Materials (all of family "plain" for now)
+# ---------------------------------------------------------------------------
+
+# name: (comment, keys). base is linear RGB albedo (or a metal's F0 colour).
+MATERIALS = [
+    ("plaster", "walls and ceiling: matte off-white plaster",
+     dict(base=[0.78, 0.76, 0.72], roughness=0.9, specular=0.02)),
+    ("trim", "skirting, window frame and sill: satin white paint",
+     dict(base=[0.82, 0.82, 0.80], roughness=0.35, specular=0.04)),
+    ("subfloor", "the slab under the boards (seen nowhere)",
+     dict(base=[0.2, 0.2, 0.2], roughness=1.0, specular=0.0)),
+    ("floor_oak_a", "floor boards: three shades of oiled oak",
+     dict(base=[0.42, 0.26, 0.14], roughness=0.6, specular=0.04)),
+    ("floor_oak_b", None, dict(base=[0.39, 0.24, 0.125], roughness=0.6, specular=0.04)),
+    ("floor_oak_c", None, dict(base=[0.45, 0.285, 0.16], roughness=0.6, specular=0.04)),
+    ("oak", "table: lighter oak, a little glossier than the floor",
+     dict(base=[0.52, 0.35, 0.20], roughness=0.45, specular=0.04)),
+    ("walnut", "bookcase and sofa legs",
+     dict(base=[0.17, 0.09, 0.05], roughness=0.5, specular=0.04)),
+    ("chair_paint", "chairs: sage green paint",
+     dict(base=[0.22, 0.30, 0.20], roughness=0.5, specular=0.04)),
+    ("sofa_fabric", "sofa: navy wool, no specular reflection",
+     dict(base=[0.09, 0.13, 0.26], roughness=1.0, specular=0.0)),
+    ("cushion_fabric", "cushions: mustard linen",
+     dict(base=[0.60, 0.40, 0.08], roughness=1.0, specular=0.0)),
+    ("rug", "rug: terracotta wool",
+     dict(base=[0.42, 0.13, 0.08], roughness=1.0, specular=0.0)),
+    ("brushed_steel", "lamp base and stand: brushed steel",
+     dict(base=[0.62, 0.62, 0.60], roughness=0.3, metalness=1.0, specular=0.04)),
+    ("lampshade", "lamp shade: linen, matte",
+     dict(base=[0.85, 0.79, 0.66], roughness=1.0, specular=0.0)),
+    ("ceramic_white", "vase and mug: glazed white ceramic",
+     dict(base=[0.80, 0.78, 0.74], roughness=0.12, specular=0.05)),
+    ("ceramic_blue", "bowl: glazed cobalt ceramic",
+     dict(base=[0.05, 0.10, 0.35], roughness=0.15, specular=0.05)),
+    ("fruit_orange", "fruit", dict(base=[0.80, 0.28, 0.02], roughness=0.45, specular=0.04)),
+    ("fruit_apple", None, dict(base=[0.50, 0.04, 0.03], roughness=0.35, specular=0.04)),
+    ("fruit_lime", None, dict(base=[0.22, 0.42, 0.04], roughness=0.4, specular=0.04)),
+    ("copper", "a polished copper ball on the shelf",
+     dict(base=[0.95, 0.64, 0.54], roughness=0.2, metalness=1.0, specular=0.04)),
+    ("terracotta", "plant pot", dict(base=[0.55, 0.24, 0.13], roughness=0.85, specular=0.03)),
+    ("leaf", "plant leaves and stems", dict(base=[0.07, 0.20, 0.04], roughness=0.6, specular=0.04)),
+    ("stem", None, dict(base=[0.12, 0.16, 0.05], roughness=0.7, specular=0.03)),
+    ("book_red", "book covers", dict(base=[0.42, 0.05, 0.04], roughness=0.7, specular=0.04)),
+    ("book_blue", None, dict(base=[0.05, 0.10, 0.30], roughness=0.7, specular=0.04)),
+    ("book_green", None, dict(base=[0.06, 0.22, 0.10], roughness=0.7, specular=0.04)),
+    ("book_cream", None, dict(base=[0.72, 0.65, 0.50], roughness=0.7, specular=0.04)),
+    ("book_black", None, dict(base=[0.03, 0.03, 0.03], roughness=0.6, specular=0.04)),
+    ("book_ochre", None, dict(base=[0.55, 0.36, 0.08], roughness=0.7, specular=0.04)),
+    ("frame_black", "picture: a black frame, an off-white print with coloured blocks",
+     dict(base=[0.03, 0.03, 0.03], roughness=0.4, specular=0.04)),
+    ("canvas", None, dict(base=[0.82, 0.80, 0.75], roughness=0.9, specular=0.02)),
+    ("paint_red", None, dict(base=[0.60, 0.06, 0.04], roughness=0.9, specular=0.02)),
+    ("paint_blue", None, dict(base=[0.04, 0.12, 0.45], roughness=0.9, specular=0.02)),
+    ("paint_yellow", None, dict(base=[0.80, 0.62, 0.06], roughness=0.9, specular=0.02)),
+    ("panel_light", "ceiling panel: a diffuser whose front (downward) face emits warm white;\n"
+     "0.81 m² of it, so about pi * 12 * 0.81 = 31 W in all",
+     dict(base=[0.8, 0.8, 0.8], roughness=1.0, specular=0.0, emission=[12.0, 11.4, 10.4])),
+]
+MATERIAL_KEYS = ("base", "roughness", "metalness", "specular", "emission")
+MATERIALS_BY_NAME = {name: keys for name, _, keys in MATERIALS}
+
+
+# ---------------------------------------------------------------------------
+# The scene
+# ---------------------------------------------------------------------------
+
+# mesh name -> (file, node or None, comment)
+MESHES = [
+    ("room", "meshes/room.glb", None, "floor boards, walls with a window, ceiling with a light panel"),
+    ("table", "meshes/table.glb", None, "dining table, 1.6 x 0.9 m"),
+    ("chair", "meshes/chair.glb", None, "a chair facing +Z"),
+    ("bookshelf", "meshes/bookshelf.glb", None, "a bookcase full of books, its back at z = 0"),
+    ("sofa", "meshes/sofa.glb", None, "a three-seat sofa facing +Z, its back at z = 0"),
+    ("floor_lamp", "meshes/floor_lamp.glb", None, "floor lamp; the bulb is the emitter \"bulb\""),
+    ("picture", "meshes/picture.glb", None, "a framed print facing +Z"),
+    ("vase", "meshes/props.glb", "vase", None),
+    ("bowl", "meshes/props.glb", "bowl", None),
+    ("fruit", "meshes/props.glb", "fruit", None),
+    ("mug", "meshes/props.glb", "mug", None),
+    ("ball", "meshes/props.glb", "ball", None),
+    ("pot", "meshes/props.glb", "pot", None),
+    ("foliage", "meshes/props.glb", "foliage", None),
+    ("stems", "meshes/props.glb", "stems", None),
+    ("rug", "meshes/props.glb", "rug", None),
+]
+
+TABLE = (-1.2, 0.0, -0.5)  # where the table stands; its top is at y = 0.75
+TOP = 0.75
+
+# (name, mesh, at, rotate, scale, material, comment)
+OBJECTS = [
+    ("room", "room", (0, 0, 0), None, None, None, "the room itself"),
+    ("rug", "rug", (TABLE[0], 0.0, TABLE[2]), (0, 90, 0), None, None, "under the table"),
+    ("table", "table", (TABLE[0], 0.012, TABLE[2]), (0, 90, 0), None, None, "long side along Z, in the sunlight"),
+    ("chair_east", "chair", (TABLE[0] + 0.62, 0.012, TABLE[2] - 0.3), (0, -90, 0), None, None, "facing -X, towards the table"),
+    ("chair_east_2", "chair", (TABLE[0] + 0.62, 0.012, TABLE[2] + 0.38), (0, -97, 0), None, None, None),
+    ("chair_west", "chair", (TABLE[0] - 0.66, 0.012, TABLE[2] + 0.05), (0, 84, 0), None, None, "facing +X, pulled out a little"),
+    ("bookshelf", "bookshelf", (-1.45, 0.0, -RZ), None, None, None, "against the back wall, left of centre"),
+    ("sofa", "sofa", (1.45, 0.0, -RZ + 0.02), None, None, None, "against the back wall"),
+    ("picture", "picture", (1.45, 1.55, -RZ), None, None, None, "above the sofa"),
+    ("floor_lamp", "floor_lamp", (0.15, 0.0, -1.95), None, None, None, "between bookcase and sofa"),
+    ("plant_pot", "pot", (-2.6, 0.0, 1.0), None, None, None, "by the window"),
+    ("plant_foliage", "foliage", (-2.6, 0.0, 1.0), None, None, None, None),
+    ("plant_stems", "stems", (-2.6, 0.0, 1.0), None, None, None, None),
+    ("vase", "vase", (TABLE[0] - 0.1, TOP + 0.012, TABLE[2] - 0.35), None, None, None, "on the table"),
+    ("bowl", "bowl", (TABLE[0] + 0.08, TOP + 0.012, TABLE[2] + 0.12), None, None, None, None),
+    ("orange_1", "fruit", (TABLE[0] + 0.05, TOP + 0.012 + 0.016, TABLE[2] + 0.10), None, None, None, "fruit in the bowl"),
+    ("orange_2", "fruit", (TABLE[0] + 0.13, TOP + 0.012 + 0.02, TABLE[2] + 0.15), (0, 40, 0), 0.95, None, None),
+    ("apple", "fruit", (TABLE[0] + 0.07, TOP + 0.012 + 0.022, TABLE[2] + 0.2), None, 1.1, "fruit_apple", "an apple: the fruit mesh with another material"),
+    ("lime", "fruit", (TABLE[0] + 0.16, TOP + 0.012 + 0.052, TABLE[2] + 0.06), None, 0.8, "fruit_lime", None),
+    ("mug", "mug", (TABLE[0] + 0.2, TOP + 0.012, TABLE[2] + 0.55), (0, 150, 0), None, None, None),
+    ("copper_ball", "ball", (-1.75, 0.50, -RZ + 0.17), None, None, None, "on the bookcase's second shelf"),
+    ("small_vase", "vase", (-1.94, 0.50, -RZ + 0.17), None, 0.55, None, None),
+]
+
+SUN = dict(toward=(-1.0, 0.58, 0.12), color=(1.0, 0.93, 0.82), irradiance=10.0)
+BULB = dict(position=(0.15, 1.50, -1.95), radius=0.03, color=(1.0, 0.78, 0.52), intensity=5.0)
+CAMERA = dict(at=(2.45, 1.45, 2.35), look_at=(-0.9, 0.85, -1.0), fov=60.0)
+SKY = dict(path="assets/noon_grass_1k.hdr", intensity=2.5, rotation_deg=0.0)
+
+
+def fmt(v):
+    if isinstance(v, (tuple, list)):
+        return "[" + ", ".join(fmt(c) for c in v) + "]"
+    if isinstance(v, float):
+        r = repr(round(v, 6))
+        return r
+    if isinstance(v, int):
+        return repr(float(v))
+    return json.dumps(v)
+
+
+def write_materials(path):
+    out = ["format = 1", "",
+           "# Materials of the room scene, written by scenes/tools/make_room.py (edit the script, not",
+           "# this file). All of family \"plain\": base is linear RGB albedo (a metal's F0 colour when",
+           "# metalness = 1), specular the dielectric reflectance at normal incidence, emission the",
+           "# radiance of a triangle's front face in W/(m² sr) per channel.", ""]
+    for name, comment, keys in MATERIALS:
+        if comment:
+            out.extend("# " + line for line in comment.split("\n"))
+        out.append("[materials.%s]" % name)
+        out.append("id = \"%s\"" % derive_id(MATERIALS_FILE, "material", name))
+        out.append("family = \"plain\"")
+        for k in MATERIAL_KEYS:
+            if k in keys:
+                out.append("%s = %s" % (k, fmt(keys[k])))
+        out.append("")
+    with open(path, "w") as f:
+        f.write("\n".join(out))
+
+
+def write_scene(path):
+    o = ["format = 1", "materials = [\"%s\"]" % MATERIALS_FILE, "",
+         "# A living room on a sunny afternoon, written by scenes/tools/make_room.py (edit the",
+         "# script, not this file). Metres, Y up. The room's inside spans x -3..3, y 0..2.8,",
+         "# z -2.5..2.5; the window is in the left wall (x = -3), the sun shines through it onto",
+         "# the floor and the table. The camera stands in the front right corner looking at the",
+         "# back left one.", ""]
+    tw = SUN["toward"]
+    elev = math.degrees(math.atan2(tw[1], math.hypot(tw[0], tw[2])))
+    oak = sum(MATERIALS_BY_NAME["floor_oak_a"]["base"][i] * w for i, w in enumerate((0.2126, 0.7152, 0.0722)))
+    plaster = sum(MATERIALS_BY_NAME["plaster"]["base"][i] * w for i, w in enumerate((0.2126, 0.7152, 0.0722)))
+    lit = oak * SUN["irradiance"] * math.sin(math.radians(elev)) / math.pi
+    o += ["# Light levels (radiance in W/(m² sr), which the clamped preview shows 1:1): the sun's",
+          "# %g W/m² reaches the floor at %.0f degrees of elevation, so oak of albedo %.2f reads %.2f there;"
+          % (SUN["irradiance"], elev, oak, lit),
+          "# the bulb's %g W/sr makes plaster (albedo %.2f) 1 m away facing it read %.2f. Elsewhere the"
+          % (BULB["intensity"], plaster, plaster * BULB["intensity"] / math.pi),
+          "# ceiling panel, the sky through the window and the bounced sunlight fill in.", ""]
+    o += ["[sun]", "model = \"authored\"", "toward = %s" % fmt(SUN["toward"]),
+          "color = %s" % fmt(SUN["color"]), "irradiance = %s" % fmt(SUN["irradiance"]), ""]
+    o += ["# Poly Haven's noon_grass (CC0), seen through the window. Its own sun stands 86 degrees",
+          "# high and the window's reveal hides it from the room, so it does not double [sun].",
+          "[sky]", "kind = \"hdr\"", "path = \"%s\"" % SKY["path"],
+          "rotation_deg = %s" % fmt(SKY["rotation_deg"]), "intensity = %s" % fmt(SKY["intensity"]), ""]
+    o += ["[camera]", "projection = \"perspective\"", "at = %s" % fmt(CAMERA["at"]),
+          "look_at = %s" % fmt(CAMERA["look_at"]), "up = [0.0, 1.0, 0.0]", "fov = %s" % fmt(CAMERA["fov"]), ""]
+    o += ["[plates]", "dir = \"plates/room\"", ""]
+    for name, file, node, comment in MESHES:
+        if comment:
+            o.append("# " + comment)
+        o.append("[mesh.%s]" % name)
+        o.append("id = \"%s\"" % derive_id(SCENE_FILE, "mesh", name))
+        o.append("file = \"%s\"" % file)
+        if node:
+            o.append("node = \"%s\"" % node)
+        o.append("")
+    for name, mesh, at, rot, scale, material, comment in OBJECTS:
+        if comment:
+            o.append("# " + comment)
+        o.append("[[object]]")
+        o.append("id = \"%s\"" % derive_id(SCENE_FILE, "object", name))
+        o.append("name = \"%s\"" % name)
+        o.append("mesh = \"%s\"" % mesh)
+        o.append("at = %s" % fmt(tuple(float(c) for c in at)))
+        if rot:
+            o.append("rotate = %s" % fmt(tuple(float(c) for c in rot)))
+        if scale is not None:
+            o.append("scale = %s" % fmt(float(scale)))
+        if material:
+            o.append("material = \"%s\"" % material)
+        o.append("")
+    o += ["# The floor lamp's bulb: a glowing sphere inside the shade, warm white, %g W/sr." % BULB["intensity"],
+          "[[emitter]]", "id = \"%s\"" % derive_id(SCENE_FILE, "emitter", "bulb"), "name = \"bulb\"",
+          "position = %s" % fmt(BULB["position"]), "radius = %s" % fmt(BULB["radius"]),
+          "color = %s" % fmt(BULB["color"]), "intensity = %s" % fmt(BULB["intensity"]), ""]
+    with open(path, "w") as f:
+        f.write("\n".join(o))
+
+
+MESH_BUILDERS = [
+    ("room.glb", build_room),
+    ("table.glb", build_table),
+    ("chair.glb", build_chair),
+    ("bookshelf.glb", build_bookshelf),
+    ("sofa.glb", build_sofa),
+    ("floor_lamp.glb", build_floor_lamp),
+    ("picture.glb", build_picture),
+    ("props.glb", build_props),
+]
+
+
+def check_ids():
+    """Every id well formed and unique, every name unique per kind."""
+    ids = [derive_id(MATERIALS_FILE, "material", m[0]) for m in MATERIALS]
+    ids += [derive_id(SCENE_FILE, "mesh", m[0]) for m in MESHES]
+    ids += [derive_id(SCENE_FILE, "object", o[0]) for o in OBJECTS]
+    ids.append(derive_id(SCENE_FILE, "emitter", "bulb"))
+    assert len(set(ids)) == len(ids), "duplicate id"
+    assert all(len(i) == 10 and all(c in CROCKFORD for c in i) for i in ids)
+    for names in ([m[0] for m in MATERIALS], [m[0] for m in MESHES], [o[0] for o in OBJECTS]):
+        assert len(set(names)) == len(names), "duplicate name"
+    return ids
+
+
+def main():
+    os.makedirs(MESH_DIR, exist_ok=True)
+    materials = {name: keys for name, _, keys in MATERIALS}
+    total = 0
+    for file, build in MESH_BUILDERS:
+        parts = build()
+        for p in parts:
+            assert p.material in materials, p.material
+        names = [p.name for p in parts]
+        assert len(set(names)) == len(names) and all(names), file
+        path = os.path.join(MESH_DIR, file)
+        write_glb(path, parts, materials)
+        tris = check_glb(path)
+        total += tris
+        print("%-16s %6d triangles, %2d nodes, %8d bytes" % (file, tris, len(parts), os.path.getsize(path)))
+    # every node a [mesh] names exists in its file
+    for name, file, node, _ in MESHES:
+        if node:
+            doc = glb_json(os.path.join(ROOT, file))
+            assert node in [n["name"] for n in doc["nodes"]], (name, node)
+    check_ids()
+    write_materials(os.path.join(ROOT, MATERIALS_FILE))
+    write_scene(os.path.join(ROOT, SCENE_FILE))
+    print("total %d triangles" % total)
+
+
+def glb_json(path):
+    data = open(path, "rb").read()
+    jlen = struct.unpack_from("<I", data, 12)[0]
+    return json.loads(data[20:20 + jlen].decode("utf-8"))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1727 @@
+//! glTF 2.0 meshes (.gltf with its buffers beside it or in data URIs, and .glb).
+//!
+//! The `gltf` crate parses and validates the JSON (indices in range, enums known). Everything
+//! that touches bytes is done here instead: the GLB container, buffer URIs and accessor reads,
+//! because the crate's own readers panic (debug overflow checks, asserts) on a malformed file,
+//! and this loader must answer every file with a mesh or an error.
+
+use super::{smooth_normals, AssetError, Geometry, MeshAsset, Part};
+use ::gltf::accessor::{DataType, Dimensions};
+use ::gltf::buffer::Source;
+use ::gltf::mesh::Mode;
+use ::gltf::scene::Transform;
+use ::gltf::{Accessor, Document, Node, Primitive, Semantic};
+use glam::{Mat4, Quat, Vec2, Vec3};
+use serde_json::Value;
+use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
+use std::io::Read;
+use std::path::Path;
+
+/// glTF extensions that a file may list in `extensionsRequired` and still be loaded: the ones
+/// this loader really implements. Any other required extension is refused by name.
+///
+/// - `EXT_mesh_gpu_instancing`: the per-instance TRANSLATION/ROTATION/SCALE become parts.
+/// - `KHR_mesh_quantization`: integer and normalised-integer attributes are read and converted.
+pub const SUPPORTED_REQUIRED_EXTENSIONS: &[&str] =
+    &["EXT_mesh_gpu_instancing", "KHR_mesh_quantization"];
+
+/// The largest .gltf/.glb or external buffer read, bytes (2 GiB, the GLB format's own limit's
+/// half, far beyond any mesh a plate needs).
+const MAX_FILE_BYTES: u64 = 1 << 31;
+/// The most elements an accessor without a bufferView (sparse over zeros) may claim: its count
+/// is not bounded by any data in the file, so it is bounded here.
+const MAX_UNBACKED_ELEMENTS: usize = 1 << 24;
+/// The most parts one mesh may produce (node instances × primitives × GPU instances).
+const MAX_PARTS: usize = 1 << 22;
+/// The most vertices and triangles one mesh may store, summed over its geometries. Many
+/// accessors may read the same bytes, so the file's size alone does not bound what decoding
+/// it allocates; this does (about 2 GiB of vertex data).
+const MAX_STORED_VERTICES: usize = 1 << 26;
+const MAX_STORED_TRIANGLES: usize = 1 << 27;
+/// How many of the crate's validation errors an error message quotes.
+const MAX_VALIDATION_ERRORS_SHOWN: usize = 5;
+
+/// Loads the triangles of a glTF 2.0 file, as one `[mesh.<name>]` of a pfx scene.
+///
+/// `path` is absolute or relative to the working directory; a .gltf's relative buffer URIs are
+/// read beside it. With `node`, the mesh is that node's subtree and the node's own transform is
+/// replaced by the identity (its children keep theirs, relative to it). Without `node`, it is
+/// every root node of the default scene (`scene`, else scene 0), each with its transform.
+///
+/// Geometry is kept once per distinct primitive data (POSITION, NORMAL, TEXCOORD_0, indices
+/// accessors and mode) and placed by [`Part`]s. See `docs/assets.md` for what is dropped with a
+/// warning (non-triangle modes, skins, cameras, lights, vertex colours, morph targets) and what
+/// is refused (unsupported required extensions, malformed data).
+pub fn load_gltf(path: &Path, node: Option<&str>) -> Result<MeshAsset, AssetError> {
+    load(path, node).map_err(|message| AssetError::new(path, message))
+}
+
+fn load(path: &Path, node: Option<&str>) -> Result<MeshAsset, String> {
+    let bytes = read_limited(path, "the glTF file")?;
+    let (json_bytes, bin) = if bytes.starts_with(b"glTF") {
+        split_glb(&bytes)?
+    } else {
+        (&bytes[..], None)
+    };
+    let raw: Value =
+        serde_json::from_slice(json_bytes).map_err(|e| format!("not a glTF JSON document: {e}"))?;
+    let mut root = ::gltf::json::Root::from_slice(json_bytes)
+        .map_err(|e| format!("not a glTF 2.0 document: {e}"))?;
+    if !root.asset.version.starts_with("2.") {
+        return Err(format!(
+            "glTF version {} is not supported (only 2.x)",
+            root.asset.version
+        ));
+    }
+    if let Some(ext) = root
+        .extensions_required
+        .iter()
+        .find(|e| !SUPPORTED_REQUIRED_EXTENSIONS.contains(&e.as_str()))
+    {
+        return Err(format!(
+            "the file requires the glTF extension {ext}, which pfx-bake does not support \
+             (supported required extensions: {})",
+            SUPPORTED_REQUIRED_EXTENSIONS.join(", ")
+        ));
+    }
+    // Every required extension left is one this loader implements itself; the crate's
+    // validation would refuse those it was not built to know.
+    root.extensions_required.clear();
+    precheck(&root)?;
+    let doc = Document::from_json(root).map_err(describe_gltf_error)?;
+    let base = path.parent().unwrap_or_else(|| Path::new("."));
+    let buffers = load_buffers(&doc, base, bin)?;
+    let mut loader = Loader {
+        doc: &doc,
+        raw: &raw,
+        buffers: &buffers,
+        asset: MeshAsset::default(),
+        geometry_of: HashMap::new(),
+        warned: HashSet::new(),
+        stored_vertices: 0,
+        stored_triangles: 0,
+    };
+    loader.run(node)?;
+    if loader.asset.parts.is_empty() {
+        // A mesh that draws nothing is a mistake in the scene (wrong node, a file of lines);
+        // say so here rather than let an object silently vanish.
+        let why = if loader.asset.warnings.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", loader.asset.warnings.join("; "))
+        };
+        return Err(format!("the mesh has no triangles{why}"));
+    }
+    Ok(loader.asset)
+}
+
+/// Reads a whole file, refusing one larger than [`MAX_FILE_BYTES`] without reading past it.
+fn read_limited(path: &Path, what: &str) -> Result<Vec<u8>, String> {
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot open {what}: {e}"))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read {what}: {e}"))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(format!("{what} is larger than {MAX_FILE_BYTES} bytes"));
+    }
+    Ok(bytes)
+}
+
+fn le_u32(bytes: &[u8], at: usize) -> Option<u32> {
+    let b = bytes.get(at..at.checked_add(4)?)?;
+    Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+}
+
+/// Splits a GLB container into its JSON chunk and its BIN chunk, if any (glTF 2.0 §4.4).
+/// Unknown chunk types are skipped, as the format requires.
+fn split_glb(bytes: &[u8]) -> Result<(&[u8], Option<&[u8]>), String> {
+    let (Some(version), Some(length)) = (le_u32(bytes, 4), le_u32(bytes, 8)) else {
+        return Err(format!(
+            "truncated GLB: {} bytes, shorter than the 12-byte header",
+            bytes.len()
+        ));
+    };
+    if version != 2 {
+        return Err(format!("GLB container version {version} is not 2"));
+    }
+    let length = length as usize;
+    if length > bytes.len() {
+        return Err(format!(
+            "truncated GLB: the header says {length} bytes, the file has {}",
+            bytes.len()
+        ));
+    }
+    if length < 12 {
+        return Err(format!("malformed GLB: header length {length} is below 12"));
+    }
+    // length ≤ bytes.len() was checked just above.
+    let body = &bytes[..length];
+    let mut at = 12usize;
+    let mut json = None;
+    let mut bin = None;
+    while at < body.len() {
+        let (Some(chunk_len), Some(chunk_type)) = (le_u32(body, at), le_u32(body, at + 4)) else {
+            return Err(format!(
+                "truncated GLB: chunk header at byte {at} is cut off"
+            ));
+        };
+        let start = at + 8;
+        let end = start
+            .checked_add(chunk_len as usize)
+            .filter(|&e| e <= body.len())
+            .ok_or_else(|| {
+                format!(
+                    "truncated GLB: the chunk at byte {at} claims {chunk_len} bytes, \
+                     past the end of the file"
+                )
+            })?;
+        // start ≤ end ≤ body.len() by the filter above.
+        let data = &body[start..end];
+        match &chunk_type.to_le_bytes() {
+            b"JSON" if json.is_none() && at == 12 => json = Some(data),
+            b"JSON" => return Err("malformed GLB: the JSON chunk is not the first chunk".into()),
+            b"BIN\0" if bin.is_none() => bin = Some(data),
+            b"BIN\0" => return Err("malformed GLB: more than one BIN chunk".into()),
+            _ => {}
+        }
+        // Chunks are 4-byte aligned; a file whose last chunk is unpadded simply ends here.
+        at = end.saturating_add(3) & !3;
+    }
+    let json = json.ok_or("malformed GLB: no JSON chunk")?;
+    Ok((json, bin))
+}
+
+/// Checks what the `gltf` crate's validation reads without checking first: the POSITION
+/// accessor index (its validation indexes the accessor array with it).
+fn precheck(root: &::gltf::json::Root) -> Result<(), String> {
+    for (m, mesh) in root.meshes.iter().enumerate() {
+        for (p, prim) in mesh.primitives.iter().enumerate() {
+            for index in prim.attributes.values() {
+                if index.value() >= root.accessors.len() {
+                    return Err(format!(
+                        "mesh {m} primitive {p} names accessor {}, but the file has {}",
+                        index.value(),
+                        root.accessors.len()
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn describe_gltf_error(e: ::gltf::Error) -> String {
+    match e {
+        ::gltf::Error::Validation(errors) => {
+            let mut s = String::from("invalid glTF:");
+            for (path, error) in errors.iter().take(MAX_VALIDATION_ERRORS_SHOWN) {
+                s.push_str(&format!(" {path}: {error};"));
+            }
+            if errors.len() > MAX_VALIDATION_ERRORS_SHOWN {
+                s.push_str(&format!(
+                    " and {} more",
+                    errors.len() - MAX_VALIDATION_ERRORS_SHOWN
+                ));
+            }
+            s
+        }
+        other => format!("invalid glTF: {other}"),
+    }
+}
+
+/// Decodes %XX escapes of a relative URI (RFC 3986); `None` for a bad escape or non-UTF-8.
+fn percent_decode(s: &str) -> Option<String> {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while let Some(&c) = b.get(i) {
+        if c == b'%' {
+            let hex = std::str::from_utf8(b.get(i + 1..i + 3)?).ok()?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(c);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// Loads every buffer: the GLB BIN chunk, a base64 data URI, or a file beside the glTF.
+fn load_buffers<'b>(
+    doc: &Document,
+    base: &Path,
+    bin: Option<&'b [u8]>,
+) -> Result<Vec<Cow<'b, [u8]>>, String> {
+    let mut out = Vec::new();
+    for buffer in doc.buffers() {
+        let i = buffer.index();
+        let data: Cow<[u8]> = match buffer.source() {
+            Source::Bin => Cow::Borrowed(bin.ok_or_else(|| {
+                format!("buffer {i} is the GLB binary chunk, but the file has none")
+            })?),
+            Source::Uri(uri) if uri.starts_with("data:") => {
+                // The crate's data-URI path is only base64 decoding, which cannot panic.
+                let data = ::gltf::buffer::Data::from_source(Source::Uri(uri), None)
+                    .map_err(|e| format!("buffer {i}: bad data URI: {e}"))?;
+                Cow::Owned(data.0)
+            }
+            Source::Uri(uri) => {
+                let rel = if let Some(p) = uri.strip_prefix("file://") {
+                    p.to_string()
+                } else if let Some(p) = uri.strip_prefix("file:") {
+                    p.to_string()
+                } else if uri.contains(':') {
+                    return Err(format!(
+                        "buffer {i}: URI scheme of \"{uri}\" is not supported (only relative \
+                         paths, file: and data:)"
+                    ));
+                } else {
+                    percent_decode(uri)
+                        .ok_or_else(|| format!("buffer {i}: malformed URI \"{uri}\""))?
+                };
+                let file = base.join(rel);
+                Cow::Owned(read_limited(
+                    &file,
+                    &format!("buffer {i} ({})", file.display()),
+                )?)
+            }
+        };
+        if data.len() < buffer.length() {
+            return Err(format!(
+                "buffer {i} holds {} bytes, fewer than its byteLength {}",
+                data.len(),
+                buffer.length()
+            ));
+        }
+        out.push(data);
+    }
+    Ok(out)
+}
+
+/// One glTF primitive's data identity: the accessors it reads and its mode. Primitives of
+/// different meshes with the same key share one [`Geometry`].
+type GeometryKey = (usize, Option<usize>, Option<usize>, Option<usize>, u32);
+
+struct Loader<'a> {
+    doc: &'a Document,
+    /// The same JSON, untyped: node extensions (instancing, lights) that the crate, built
+    /// without its `extensions` feature, does not expose.
+    raw: &'a Value,
+    buffers: &'a [Cow<'a, [u8]>],
+    asset: MeshAsset,
+    /// Geometry index per primitive key; `None` for a primitive skipped (warned once).
+    geometry_of: HashMap<GeometryKey, Option<usize>>,
+    warned: HashSet<String>,
+    /// Running totals over `asset.geometries`, against the storage limits.
+    stored_vertices: usize,
+    stored_triangles: usize,
+}
+
+fn node_label(node: &Node) -> String {
+    match node.name() {
+        Some(name) => format!("node '{name}'"),
+        None => format!("node #{}", node.index()),
+    }
+}
+
+fn mode_name(mode: Mode) -> &'static str {
+    match mode {
+        Mode::Points => "POINTS",
+        Mode::Lines => "LINES",
+        Mode::LineLoop => "LINE_LOOP",
+        Mode::LineStrip => "LINE_STRIP",
+        Mode::Triangles => "TRIANGLES",
+        Mode::TriangleStrip => "TRIANGLE_STRIP",
+        Mode::TriangleFan => "TRIANGLE_FAN",
+    }
+}
+
+/// Converts one component to f32 as glTF 2.0 §3.11 maps normalised integers (signed ones
+/// clamped at -1); unnormalised integers keep their value (KHR_mesh_quantization).
+fn component_f32(b: &[u8], t: DataType, normalized: bool) -> Option<f32> {
+    let two = |b: &[u8]| -> Option<[u8; 2]> { b.get(..2)?.try_into().ok() };
+    let four = |b: &[u8]| -> Option<[u8; 4]> { b.get(..4)?.try_into().ok() };
+    let (v, max) = match t {
+        DataType::I8 => (f32::from(*b.first()? as i8), 127.0),
+        DataType::U8 => (f32::from(*b.first()?), 255.0),
+        DataType::I16 => (f32::from(i16::from_le_bytes(two(b)?)), 32767.0),
+        DataType::U16 => (f32::from(u16::from_le_bytes(two(b)?)), 65535.0),
+        DataType::U32 => (u32::from_le_bytes(four(b)?) as f32, u32::MAX as f32),
+        DataType::F32 => return Some(f32::from_le_bytes(four(b)?)),
+    };
+    Some(if normalized { (v / max).max(-1.0) } else { v })
+}
+
+fn component_u32(b: &[u8], t: DataType) -> Option<u32> {
+    match t {
+        DataType::U8 => b.first().map(|&v| u32::from(v)),
+        DataType::U16 => Some(u32::from(u16::from_le_bytes(b.get(..2)?.try_into().ok()?))),
+        DataType::U32 => Some(u32::from_le_bytes(b.get(..4)?.try_into().ok()?)),
+        _ => None,
+    }
+}
+
+impl<'a> Loader<'a> {
+    fn warn(&mut self, message: String) {
+        if self.warned.insert(message.clone()) {
+            self.asset.warnings.push(message);
+        }
+    }
+
+    /// The bytes of `count` elements of `elem` bytes each, `stride` apart, starting `offset`
+    /// bytes into `view`; every bound checked.
+    fn view_bytes(
+        &self,
+        view: &::gltf::buffer::View,
+        offset: usize,
+        count: usize,
+        elem: usize,
+        stride: usize,
+        what: &str,
+    ) -> Result<&'a [u8], String> {
+        let b = view.buffer().index();
+        let buffer = self
+            .buffers
+            .get(b)
+            .ok_or_else(|| format!("{what}: buffer {b} is missing"))?;
+        let start = view.offset();
+        let view_data = start
+            .checked_add(view.length())
+            .and_then(|end| buffer.get(start..end))
+            .ok_or_else(|| {
+                format!(
+                    "{what}: bufferView {} ({} bytes at {start}) lies outside buffer {b} \
+                     ({} bytes)",
+                    view.index(),
+                    view.length(),
+                    buffer.len()
+                )
+            })?;
+        if count == 0 {
+            return Ok(&[]);
+        }
+        let end = (count - 1)
+            .checked_mul(stride)
+            .and_then(|x| x.checked_add(elem))
+            .and_then(|x| x.checked_add(offset))
+            .filter(|&end| end <= view_data.len())
+            .ok_or_else(|| {
+                format!(
+                    "{what}: {count} elements of {elem} bytes (stride {stride}) from byte \
+                     {offset} overrun bufferView {} ({} bytes)",
+                    view.index(),
+                    view.length()
+                )
+            })?;
+        // offset ≤ end ≤ view_data.len() by the filter above.
+        Ok(&view_data[offset..end])
+    }
+
+    /// Reads an accessor component by component (`count × dims` values, element-major),
+    /// applying its sparse substitution. `conv` turns one component's bytes into a value.
+    fn read_accessor<T: Copy + Default>(
+        &self,
+        acc: &Accessor,
+        dims: Dimensions,
+        what: &str,
+        conv: impl Fn(&[u8]) -> Option<T>,
+    ) -> Result<Vec<T>, String> {
+        let what = format!("{what} (accessor {})", acc.index());
+        if acc.dimensions() != dims {
+            return Err(format!(
+                "{what} is {:?}, expected {dims:?}",
+                acc.dimensions()
+            ));
+        }
+        let n = dims.multiplicity();
+        let csize = acc.data_type().size();
+        let elem = n * csize;
+        let count = acc.count();
+        let total = count
+            .checked_mul(n)
+            .ok_or_else(|| format!("{what}: count {count} is too large"))?;
+        let short = || format!("{what}: short read");
+        let mut out = match acc.view() {
+            Some(view) => {
+                let stride = view.stride().unwrap_or(elem);
+                if stride < elem {
+                    return Err(format!(
+                        "{what}: byteStride {stride} is smaller than its {elem}-byte elements"
+                    ));
+                }
+                let data = self.view_bytes(&view, acc.offset(), count, elem, stride, &what)?;
+                // view_bytes proved data holds (count-1)·stride + elem bytes, so the capacity
+                // is bounded by the file's own size.
+                let mut out = Vec::with_capacity(total);
+                for i in 0..count {
+                    for c in 0..n {
+                        let at = i * stride + c * csize;
+                        let bytes = data.get(at..).ok_or_else(short)?;
+                        out.push(conv(bytes).ok_or_else(short)?);
+                    }
+                }
+                out
+            }
+            None => {
+                if count > MAX_UNBACKED_ELEMENTS {
+                    return Err(format!(
+                        "{what}: {count} elements without a bufferView (at most \
+                         {MAX_UNBACKED_ELEMENTS})"
+                    ));
+                }
+                vec![T::default(); total]
+            }
+        };
+        if let Some(sparse) = acc.sparse() {
+            let sc = sparse.count();
+            if sc > count {
+                return Err(format!("{what}: {sc} sparse values for {count} elements"));
+            }
+            let idx = sparse.indices();
+            let itype = match idx.index_type() {
+                ::gltf::accessor::sparse::IndexType::U8 => DataType::U8,
+                ::gltf::accessor::sparse::IndexType::U16 => DataType::U16,
+                ::gltf::accessor::sparse::IndexType::U32 => DataType::U32,
+            };
+            let isize = itype.size();
+            let idata = self.view_bytes(&idx.view(), idx.offset(), sc, isize, isize, &what)?;
+            let vals = sparse.values();
+            let vdata = self.view_bytes(&vals.view(), vals.offset(), sc, elem, elem, &what)?;
+            for k in 0..sc {
+                let target = idata
+                    .get(k * isize..)
+                    .and_then(|b| component_u32(b, itype))
+                    .ok_or_else(short)? as usize;
+                if target >= count {
+                    return Err(format!(
+                        "{what}: sparse index {target} is not below its count {count}"
+                    ));
+                }
+                for c in 0..n {
+                    let v = vdata
+                        .get(k * elem + c * csize..)
+                        .and_then(&conv)
+                        .ok_or_else(short)?;
+                    // target < count, so target·n + c < total = out.len().
+                    out[target * n + c] = v;
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    fn read_f32s(&self, acc: &Accessor, dims: Dimensions, what: &str) -> Result<Vec<f32>, String> {
+        let (t, norm) = (acc.data_type(), acc.normalized());
+        let v = self.read_accessor(acc, dims, what, |b| component_f32(b, t, norm))?;
+        if let Some(i) = v.iter().position(|x| !x.is_finite()) {
+            return Err(format!(
+                "{what} (accessor {}) holds a non-finite value at element {}",
+                acc.index(),
+                i / dims.multiplicity()
+            ));
+        }
+        Ok(v)
+    }
+
+    fn read_vec3s(&self, acc: &Accessor, what: &str) -> Result<Vec<Vec3>, String> {
+        let v = self.read_f32s(acc, Dimensions::Vec3, what)?;
+        Ok(v.chunks_exact(3).map(Vec3::from_slice).collect())
+    }
+
+    fn read_indices(&self, acc: &Accessor, what: &str) -> Result<Vec<u32>, String> {
+        let t = acc.data_type();
+        if !matches!(t, DataType::U8 | DataType::U16 | DataType::U32) {
+            return Err(format!(
+                "{what} (accessor {}) has component type {t:?}; indices must be unsigned \
+                 integers",
+                acc.index()
+            ));
+        }
+        self.read_accessor(acc, Dimensions::Scalar, what, |b| component_u32(b, t))
+    }
+
+    /// Collects the roots and walks their subtrees in pre-order, producing parts.
+    fn run(&mut self, select: Option<&str>) -> Result<(), String> {
+        let doc = self.doc;
+        let roots: Vec<(Node<'a>, bool)> = match select {
+            Some(name) => {
+                let hits: Vec<Node> = doc.nodes().filter(|n| n.name() == Some(name)).collect();
+                match hits.as_slice() {
+                    [one] => vec![(one.clone(), true)],
+                    [] => {
+                        let names: Vec<&str> = doc.nodes().filter_map(|n| n.name()).collect();
+                        let shown: Vec<String> =
+                            names.iter().take(8).map(|n| format!("'{n}'")).collect();
+                        let more = if names.len() > 8 { ", …" } else { "" };
+                        return Err(format!(
+                            "node '{name}' is not in the file (its named nodes: {}{more})",
+                            if shown.is_empty() {
+                                "none".to_string()
+                            } else {
+                                shown.join(", ")
+                            }
+                        ));
+                    }
+                    many => {
+                        return Err(format!(
+                            "node '{name}' names {} nodes in the file; it must name one",
+                            many.len()
+                        ))
+                    }
+                }
+            }
+            None => match doc.default_scene().or_else(|| doc.scenes().next()) {
+                Some(scene) => scene.nodes().map(|n| (n, false)).collect(),
+                None => {
+                    self.warn(
+                        "the file has no scene; its parentless nodes are used as roots".into(),
+                    );
+                    let mut is_child = vec![false; doc.nodes().len()];
+                    for n in doc.nodes() {
+                        for c in n.children() {
+                            if let Some(f) = is_child.get_mut(c.index()) {
+                                *f = true;
+                            }
+                        }
+                    }
+                    doc.nodes()
+                        .filter(|n| !is_child.get(n.index()).copied().unwrap_or(true))
+                        .map(|n| (n, false))
+                        .collect()
+                }
+            },
+        };
+
+        let mut visited = vec![false; doc.nodes().len()];
+        let mut stack: Vec<(Node<'a>, Mat4, Vec<String>, bool)> = roots
+            .into_iter()
+            .rev()
+            .map(|(n, selected)| (n, Mat4::IDENTITY, Vec::new(), selected))
+            .collect();
+        while let Some((node, parent, mut path, selected)) = stack.pop() {
+            let label = node_label(&node);
+            // glTF requires a strict tree; a node met twice is a cycle or a shared child, and
+            // following it would loop forever or multiply parts without bound.
+            match visited.get_mut(node.index()) {
+                Some(v) if !*v => *v = true,
+                _ => {
+                    return Err(format!(
+                        "{label} is reached twice; glTF nodes must form a tree"
+                    ))
+                }
+            }
+            let local = if selected {
+                Mat4::IDENTITY
+            } else {
+                local_matrix(&node)?
+            };
+            let world = parent * local;
+            if !world.is_finite() {
+                return Err(format!("{label}: its transform overflows"));
+            }
+            path.push(node.name().unwrap_or("").to_string());
+            self.visit(&node, world, &path)?;
+            for child in node.children().collect::<Vec<_>>().into_iter().rev() {
+                stack.push((child, world, path.clone(), false));
+            }
+        }
+        Ok(())
+    }
+
+    /// One node: warnings for what it carries that a mesh drops, parts for its primitives.
+    fn visit(&mut self, node: &Node<'a>, world: Mat4, path: &[String]) -> Result<(), String> {
+        let label = node_label(node);
+        if node.camera().is_some() {
+            self.warn(format!(
+                "{label}: camera ignored (a mesh file's cameras are not used)"
+            ));
+        }
+        let raw_ext = self
+            .raw
+            .get("nodes")
+            .and_then(|n| n.get(node.index()))
+            .and_then(|n| n.get("extensions"));
+        if raw_ext.and_then(|e| e.get("KHR_lights_punctual")).is_some() {
+            self.warn(format!(
+                "{label}: KHR_lights_punctual light ignored (scene lights come from the scene file)"
+            ));
+        }
+        let Some(mesh) = node.mesh() else {
+            return Ok(());
+        };
+        if let Some(skin) = node.skin() {
+            let skin_name = skin.name().map_or(String::new(), |n| format!(" '{n}'"));
+            self.warn(format!(
+                "{label}: skin{skin_name} not applied; the mesh is used in its rest pose"
+            ));
+        }
+        let instances = match raw_ext.and_then(|e| e.get("EXT_mesh_gpu_instancing")) {
+            Some(ext) => self.instances(&label, ext)?,
+            None => vec![Mat4::IDENTITY],
+        };
+        for prim in mesh.primitives() {
+            let Some(geometry) = self.geometry(&mesh, &prim)? else {
+                continue;
+            };
+            let material = prim.material();
+            let name = material.name().map(str::to_string);
+            let double_sided = material.double_sided();
+            if self.asset.parts.len().saturating_add(instances.len()) > MAX_PARTS {
+                return Err(format!("the mesh has more than {MAX_PARTS} parts"));
+            }
+            for inst in &instances {
+                self.asset.parts.push(Part {
+                    geometry,
+                    transform: world * *inst,
+                    node_path: path.to_vec(),
+                    material: name.clone(),
+                    double_sided,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// EXT_mesh_gpu_instancing: one instance transform (T·R·S, applied before the node's
+    /// global transform) per element of its TRANSLATION / ROTATION / SCALE accessors.
+    fn instances(&self, label: &str, ext: &Value) -> Result<Vec<Mat4>, String> {
+        let what = format!("{label}: EXT_mesh_gpu_instancing");
+        let attrs = ext
+            .get("attributes")
+            .and_then(Value::as_object)
+            .ok_or_else(|| format!("{what} has no attributes"))?;
+        let accessor = |key: &str| -> Result<Option<Accessor<'a>>, String> {
+            let Some(v) = attrs.get(key) else {
+                return Ok(None);
+            };
+            v.as_u64()
+                .and_then(|i| usize::try_from(i).ok())
+                .and_then(|i| self.doc.accessors().nth(i))
+                .map(Some)
+                .ok_or_else(|| format!("{what} {key} is not an accessor index"))
+        };
+        let what_t = format!("{what} TRANSLATION");
+        let what_r = format!("{what} ROTATION");
+        let what_s = format!("{what} SCALE");
+        let t = match accessor("TRANSLATION")? {
+            Some(a) => Some(self.read_vec3s(&a, &what_t)?),
+            None => None,
+        };
+        let r = match accessor("ROTATION")? {
+            Some(a) => Some(self.read_f32s(&a, Dimensions::Vec4, &what_r)?),
+            None => None,
+        };
+        let s = match accessor("SCALE")? {
+            Some(a) => Some(self.read_vec3s(&a, &what_s)?),
+            None => None,
+        };
+        let counts = [
+            t.as_ref().map(Vec::len),
+            r.as_ref().map(|r| r.len() / 4),
+            s.as_ref().map(Vec::len),
+        ];
+        let mut present = counts.iter().flatten();
+        let Some(&count) = present.next() else {
+            return Err(format!("{what} has none of TRANSLATION, ROTATION, SCALE"));
+        };
+        if present.any(|&c| c != count) {
+            return Err(format!("{what}: its attributes differ in count"));
+        }
+        let mut out = Vec::with_capacity(count);
+        for i in 0..count {
+            let ti = t
+                .as_ref()
+                .and_then(|t| t.get(i))
+                .copied()
+                .unwrap_or(Vec3::ZERO);
+            let si = s
+                .as_ref()
+                .and_then(|s| s.get(i))
+                .copied()
+                .unwrap_or(Vec3::ONE);
+            let ri = match &r {
+                Some(r) => {
+                    let q = r
+                        .get(4 * i..4 * i + 4)
+                        .map(Quat::from_slice)
+                        .unwrap_or(Quat::IDENTITY);
+                    unit_quat(q).ok_or_else(|| {
+                        format!("{what}: instance {i} has a zero rotation quaternion")
+                    })?
+                }
+                None => Quat::IDENTITY,
+            };
+            out.push(Mat4::from_scale_rotation_translation(si, ri, ti));
+        }
+        Ok(out)
+    }
+
+    /// The geometry of a primitive, built on first use and shared after; `None` when the
+    /// primitive has no triangles (line and point modes are warned about here, once).
+    fn geometry(&mut self, mesh: &::gltf::Mesh, prim: &Primitive) -> Result<Option<usize>, String> {
+        let label = match mesh.name() {
+            Some(n) => format!("mesh '{n}' primitive {}", prim.index()),
+            None => format!("mesh #{} primitive {}", mesh.index(), prim.index()),
+        };
+        let pos = prim
+            .get(&Semantic::Positions)
+            .ok_or_else(|| format!("{label} has no POSITION"))?;
+        let key: GeometryKey = (
+            pos.index(),
+            prim.get(&Semantic::Normals).map(|a| a.index()),
+            prim.get(&Semantic::TexCoords(0)).map(|a| a.index()),
+            prim.indices().map(|a| a.index()),
+            prim.mode().as_gl_enum(),
+        );
+        if let Some(&g) = self.geometry_of.get(&key) {
+            return Ok(g);
+        }
+        let built = self.build(prim, &pos, &label)?;
+        let slot = built.map(|g| {
+            self.asset.geometries.push(g);
+            self.asset.geometries.len() - 1
+        });
+        self.geometry_of.insert(key, slot);
+        Ok(slot)
+    }
+
+    fn build(
+        &mut self,
+        prim: &Primitive,
+        pos: &Accessor,
+        label: &str,
+    ) -> Result<Option<Geometry>, String> {
+        let mode = prim.mode();
+        if !matches!(
+            mode,
+            Mode::Triangles | Mode::TriangleStrip | Mode::TriangleFan
+        ) {
+            self.warn(format!(
+                "{label}: {} primitive skipped (only triangles are rendered)",
+                mode_name(mode)
+            ));
+            return Ok(None);
+        }
+        // Checked before reading: the accessor counts bound what reading allocates.
+        let index_count = prim.indices().map_or(pos.count(), |a| a.count());
+        let triangle_bound = match mode {
+            Mode::Triangles => index_count / 3,
+            _ => index_count.saturating_sub(2),
+        };
+        if self.stored_vertices.saturating_add(pos.count()) > MAX_STORED_VERTICES
+            || self.stored_triangles.saturating_add(triangle_bound) > MAX_STORED_TRIANGLES
+        {
+            return Err(format!(
+                "{label}: the mesh would store more than {MAX_STORED_VERTICES} vertices or \
+                 {MAX_STORED_TRIANGLES} triangles"
+            ));
+        }
+        let positions = self.read_vec3s(pos, &format!("{label} POSITION"))?;
+        let n = positions.len();
+        if u32::try_from(n).is_err() {
+            return Err(format!("{label}: {n} vertices exceed the u32 index range"));
+        }
+        let flat: Vec<u32> = match prim.indices() {
+            Some(acc) => {
+                let idx = self.read_indices(&acc, &format!("{label} indices"))?;
+                if let Some(&bad) = idx.iter().find(|&&i| i as usize >= n) {
+                    return Err(format!(
+                        "{label}: index {bad} is not below its {n} vertices"
+                    ));
+                }
+                idx
+            }
+            // n fits u32, checked above.
+            None => (0..n as u32).collect(),
+        };
+        if mode == Mode::Triangles && flat.len() % 3 != 0 {
+            self.warn(format!(
+                "{label}: {} indices is not a multiple of 3; the last {} ignored",
+                flat.len(),
+                flat.len() % 3
+            ));
+        }
+        let indices = assemble(mode, &flat);
+        if indices.is_empty() {
+            self.warn(format!("{label}: no triangles with area; skipped"));
+            return Ok(None);
+        }
+        let normals = match prim.get(&Semantic::Normals) {
+            Some(acc) => {
+                let given = self.read_vec3s(&acc, &format!("{label} NORMAL"))?;
+                if given.len() != n {
+                    return Err(format!(
+                        "{label}: NORMAL has {} elements, POSITION {n}",
+                        given.len()
+                    ));
+                }
+                let mut normals: Vec<Vec3> = given.iter().map(|v| v.normalize_or_zero()).collect();
+                // A zero normal cannot be normalised; such a vertex takes the computed one.
+                if normals.contains(&Vec3::ZERO) {
+                    let computed = smooth_normals(&positions, &indices);
+                    for (v, c) in normals.iter_mut().zip(computed) {
+                        if *v == Vec3::ZERO {
+                            *v = c;
+                        }
+                    }
+                }
+                normals
+            }
+            None => smooth_normals(&positions, &indices),
+        };
+        let uvs = match prim.get(&Semantic::TexCoords(0)) {
+            Some(acc) => {
+                let v = self.read_f32s(&acc, Dimensions::Vec2, &format!("{label} TEXCOORD_0"))?;
+                if v.len() / 2 != n {
+                    return Err(format!(
+                        "{label}: TEXCOORD_0 has {} elements, POSITION {n}",
+                        v.len() / 2
+                    ));
+                }
+                v.chunks_exact(2).map(Vec2::from_slice).collect()
+            }
+            None => vec![Vec2::ZERO; n],
+        };
+        if prim.get(&Semantic::Colors(0)).is_some() {
+            self.warn(format!("{label}: COLOR_0 vertex colours ignored"));
+        }
+        if prim.morph_targets().len() > 0 {
+            self.warn(format!(
+                "{label}: morph targets not applied; the base shape is used"
+            ));
+        }
+        self.stored_vertices += positions.len();
+        self.stored_triangles += indices.len();
+        Ok(Some(Geometry {
+            positions,
+            normals,
+            uvs,
+            indices,
+        }))
+    }
+}
+
+/// A normalised copy of `q`, or `None` when it has no usable length.
+fn unit_quat(q: Quat) -> Option<Quat> {
+    let len = q.length();
+    (len.is_finite() && len > 1e-6).then(|| q / len)
+}
+
+/// A node's local transform: its `matrix`, or T·R·S (glTF 2.0 §3.5.3).
+fn local_matrix(node: &Node) -> Result<Mat4, String> {
+    let m = match node.transform() {
+        Transform::Matrix { matrix } => Mat4::from_cols_array_2d(&matrix),
+        Transform::Decomposed {
+            translation,
+            rotation,
+            scale,
+        } => {
+            let q = unit_quat(Quat::from_array(rotation)).ok_or_else(|| {
+                format!(
+                    "{}: rotation {rotation:?} is not a usable quaternion",
+                    node_label(node)
+                )
+            })?;
+            Mat4::from_scale_rotation_translation(scale.into(), q, translation.into())
+        }
+    };
+    if !m.is_finite() {
+        return Err(format!("{}: non-finite transform", node_label(node)));
+    }
+    Ok(m)
+}
+
+/// Triangle lists from TRIANGLES, TRIANGLE_STRIP and TRIANGLE_FAN indices, with glTF's
+/// winding (§3.7.2.1): strip triangle i is (vᵢ, vᵢ₊₁, vᵢ₊₂) for even i and (vᵢ, vᵢ₊₂, vᵢ₊₁)
+/// for odd i, fan triangle i is (v₀, vᵢ₊₁, vᵢ₊₂) (the spec's (vᵢ₊₁, vᵢ₊₂, v₀) rotated).
+/// Triangles repeating an index (zero area, strip joins) are dropped.
+fn assemble(mode: Mode, idx: &[u32]) -> Vec<[u32; 3]> {
+    let tris: Vec<[u32; 3]> = match mode {
+        Mode::Triangles => idx.chunks_exact(3).map(|c| [c[0], c[1], c[2]]).collect(),
+        Mode::TriangleStrip => idx
+            .windows(3)
+            .enumerate()
+            .map(|(i, w)| {
+                if i % 2 == 0 {
+                    [w[0], w[1], w[2]]
+                } else {
+                    [w[0], w[2], w[1]]
+                }
+            })
+            .collect(),
+        Mode::TriangleFan => match idx.split_first() {
+            Some((&first, rest)) => rest.windows(2).map(|w| [first, w[0], w[1]]).collect(),
+            None => Vec::new(),
+        },
+        _ => Vec::new(),
+    };
+    tris.into_iter()
+        .filter(|t| t[0] != t[1] && t[1] != t[2] && t[0] != t[2])
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+    use std::path::PathBuf;
+
+    fn data(rel: &str) -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data/gltf")
+            .join(rel)
+    }
+
+    fn load_ok(rel: &str, node: Option<&str>) -> MeshAsset {
+        match load_gltf(&data(rel), node) {
+            Ok(m) => m,
+            Err(e) => panic!("{rel} failed: {e}"),
+        }
+    }
+
+    /// Every invariant the world builder relies on.
+    fn check_invariants(m: &MeshAsset) {
+        for (gi, g) in m.geometries.iter().enumerate() {
+            let n = g.positions.len();
+            assert_eq!(g.normals.len(), n, "geometry {gi}");
+            assert_eq!(g.uvs.len(), n, "geometry {gi}");
+            assert!(!g.indices.is_empty(), "geometry {gi} is empty");
+            for t in &g.indices {
+                assert!(t.iter().all(|&i| (i as usize) < n), "geometry {gi} index");
+                assert!(t[0] != t[1] && t[1] != t[2] && t[0] != t[2]);
+            }
+            assert!(g.positions.iter().all(|p| p.is_finite()));
+            assert!(g.uvs.iter().all(|p| p.is_finite()));
+            for nrm in &g.normals {
+                assert!((nrm.length() - 1.0).abs() < 1e-4, "normal {nrm:?}");
+            }
+        }
+        for p in &m.parts {
+            assert!(p.geometry < m.geometries.len());
+            assert!(p.transform.is_finite());
+        }
+    }
+
+    /// Positions as the `gltf` crate's own reader returns them: an independent reference for
+    /// the accessor code above (fine on the valid sample files).
+    fn reference_positions(path: &Path, mesh: usize, prim: usize) -> Vec<Vec3> {
+        let (doc, buffers, _) = ::gltf::import(path).expect("gltf::import");
+        let mesh = doc.meshes().nth(mesh).expect("mesh");
+        let prim = mesh.primitives().nth(prim).expect("primitive");
+        let reader = prim.reader(|b| Some(&buffers[b.index()]));
+        reader
+            .read_positions()
+            .expect("positions")
+            .map(Vec3::from)
+            .collect()
+    }
+
+    fn write_temp(bytes: &[u8]) -> tempfile::NamedTempFile {
+        let mut f = tempfile::NamedTempFile::new().expect("temp file");
+        f.write_all(bytes).expect("write");
+        f.flush().expect("flush");
+        f
+    }
+
+    fn base64(data: &[u8]) -> String {
+        const T: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+        let mut s = String::new();
+        for c in data.chunks(3) {
+            let b = [c[0], *c.get(1).unwrap_or(&0), *c.get(2).unwrap_or(&0)];
+            let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+            s.push(T[(n >> 18) as usize & 63] as char);
+            s.push(T[(n >> 12) as usize & 63] as char);
+            s.push(if c.len() > 1 {
+                T[(n >> 6) as usize & 63] as char
+            } else {
+                '='
+            });
+            s.push(if c.len() > 2 {
+                T[n as usize & 63] as char
+            } else {
+                '='
+            });
+        }
+        s
+    }
+
+    /// A .gltf with `bin` as one data-URI buffer and one bufferView over all of it; the other
+    /// top-level members come from `rest` (JSON members without the outer braces).
+    fn gltf_with(bin: &[u8], rest: &str) -> String {
+        format!(
+            r#"{{"asset":{{"version":"2.0"}},
+               "buffers":[{{"byteLength":{n},"uri":"data:application/octet-stream;base64,{b}"}}],
+               "bufferViews":[{{"buffer":0,"byteLength":{n}}}],
+               {rest}}}"#,
+            n = bin.len(),
+            b = base64(bin)
+        )
+    }
+
+    fn f32_bytes(v: &[f32]) -> Vec<u8> {
+        v.iter().flat_map(|x| x.to_le_bytes()).collect()
+    }
+
+    const ONE_TRIANGLE: [f32; 9] = [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0];
+    const TRIANGLE_ACCESSOR: &str = r#""accessors":[{"bufferView":0,"componentType":5126,
+        "count":3,"type":"VEC3","min":[0,0,0],"max":[1,1,0]}]"#;
+
+    #[test]
+    fn box_glb_applies_root_matrix() {
+        let m = load_ok("Box/Box.glb", None);
+        check_invariants(&m);
+        assert_eq!(m.geometries.len(), 1);
+        assert_eq!(m.stored_triangles(), 12);
+        assert_eq!(m.parts.len(), 1);
+        let part = &m.parts[0];
+        assert_eq!(part.node_path, vec![String::new(), String::new()]);
+        assert_eq!(part.material.as_deref(), Some("Red"));
+        assert!(!part.double_sided);
+        // The root's column-major matrix maps (x, y, z) to (x, z, -y) (Z-up to Y-up).
+        let expected = Mat4::from_cols_array(&[
+            1.0, 0.0, 0.0, 0.0, 0.0, 0.0, -1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0,
+        ]);
+        assert_eq!(part.transform, expected);
+        let g = &m.geometries[0];
+        assert_eq!(g.positions, reference_positions(&data("Box/Box.glb"), 0, 0));
+        let (mut lo, mut hi) = (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN));
+        for p in &g.positions {
+            let w = part.transform.transform_point3(*p);
+            assert_eq!(w, Vec3::new(p.x, p.z, -p.y));
+            lo = lo.min(w);
+            hi = hi.max(w);
+        }
+        assert_eq!((lo, hi), (Vec3::splat(-0.5), Vec3::splat(0.5)));
+        // Normals come from the file (axis-aligned), not computed.
+        for n in &g.normals {
+            assert_eq!(n.abs().max_element(), 1.0, "{n:?}");
+        }
+    }
+
+    #[test]
+    fn triangle_gets_computed_normal_and_zero_uvs() {
+        let m = load_ok("Triangle/glTF/Triangle.gltf", None);
+        check_invariants(&m);
+        assert_eq!(m.stored_triangles(), 1);
+        let g = &m.geometries[0];
+        let [a, b, c] = g.indices[0].map(|i| g.positions[i as usize]);
+        let face = (b - a).cross(c - a).normalize();
+        // The sample triangle lies in z = 0, counter-clockwise from +Z.
+        assert!((face - Vec3::Z).length() < 1e-6);
+        assert!(g.normals.iter().all(|n| (*n - face).length() < 1e-6));
+        assert!(g.uvs.iter().all(|uv| *uv == Vec2::ZERO));
+        assert_eq!(m.parts[0].material, None);
+        assert!(!m.parts[0].double_sided);
+    }
+
+    #[test]
+    fn triangle_without_indices_is_sequential() {
+        let m = load_ok(
+            "TriangleWithoutIndices/glTF/TriangleWithoutIndices.gltf",
+            None,
+        );
+        check_invariants(&m);
+        assert_eq!(m.geometries.len(), 1);
+        assert_eq!(m.geometries[0].indices, vec![[0, 1, 2]]);
+        assert_eq!(m.geometries[0].positions.len(), 3);
+    }
+
+    #[test]
+    fn simple_meshes_share_one_geometry() {
+        let m = load_ok("SimpleMeshes/glTF/SimpleMeshes.gltf", None);
+        check_invariants(&m);
+        assert_eq!(m.geometries.len(), 1);
+        assert_eq!(m.parts.len(), 2);
+        assert_eq!(m.parts[0].geometry, m.parts[1].geometry);
+        assert_eq!(m.parts[0].transform, Mat4::IDENTITY);
+        assert_eq!(
+            m.parts[1].transform,
+            Mat4::from_translation(Vec3::new(1.0, 0.0, 0.0))
+        );
+    }
+
+    #[test]
+    fn multiple_scenes_uses_default_scene_one() {
+        // Scene 0 holds the triangle (1 tri), scene 1 (the default) the square (2 tris).
+        let external = load_ok("MultipleScenes/glTF/MultipleScenes.gltf", None);
+        check_invariants(&external);
+        assert_eq!(external.parts.len(), 1);
+        assert_eq!(external.stored_triangles(), 2);
+        // The embedded variant reads the same data from base64 data URIs.
+        let embedded = load_ok("MultipleScenes/glTF-Embedded/MultipleScenes.gltf", None);
+        assert_eq!(embedded, external);
+    }
+
+    #[test]
+    fn primitive_modes_convert_strips_fans_and_warn_lines() {
+        let m = load_ok("MeshPrimitiveModes/glTF/MeshPrimitiveModes.gltf", None);
+        check_invariants(&m);
+        // TRIANGLES 18 indices → 6, TRIANGLE_STRIP 6 → 4, TRIANGLE_FAN 8 → 6.
+        let counts: Vec<usize> = m.geometries.iter().map(Geometry::triangle_count).collect();
+        assert_eq!(counts, vec![6, 4, 6]);
+        assert_eq!(m.parts.len(), 3);
+        for mode in ["POINTS", "LINES", "LINE_LOOP", "LINE_STRIP"] {
+            let hit = m
+                .warnings
+                .iter()
+                .any(|w| w.contains(&format!("'mesh with {mode}'")) && w.contains(mode));
+            assert!(hit, "no warning for {mode}: {:?}", m.warnings);
+        }
+        assert_eq!(m.warnings.len(), 4, "{:?}", m.warnings);
+        // All three shapes face the viewer (+Z) in the sample: a wrong strip parity would
+        // flip every odd strip triangle.
+        for (gi, g) in m.geometries.iter().enumerate() {
+            for t in &g.indices {
+                let [a, b, c] = t.map(|i| g.positions[i as usize]);
+                assert!((b - a).cross(c - a).z > 0.0, "geometry {gi} triangle {t:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn strip_and_fan_winding_follow_gltf() {
+        assert_eq!(
+            assemble(Mode::TriangleStrip, &[0, 1, 2, 3, 4]),
+            vec![[0, 1, 2], [1, 3, 2], [2, 3, 4]]
+        );
+        assert_eq!(
+            assemble(Mode::TriangleFan, &[0, 1, 2, 3]),
+            vec![[0, 1, 2], [0, 2, 3]]
+        );
+        // Degenerate strip joins are dropped, leftovers of a bad TRIANGLES count ignored.
+        assert_eq!(
+            assemble(Mode::TriangleStrip, &[0, 1, 1, 2]),
+            Vec::<[u32; 3]>::new()
+        );
+        assert_eq!(assemble(Mode::Triangles, &[0, 1, 2, 3, 4]), vec![[0, 1, 2]]);
+        assert!(assemble(Mode::TriangleFan, &[]).is_empty());
+    }
+
+    #[test]
+    fn metal_rough_spheres_store_the_sphere_once() {
+        let path = data("MetalRoughSpheresNoTextures/MetalRoughSpheresNoTextures.glb");
+        let m = load_ok(
+            "MetalRoughSpheresNoTextures/MetalRoughSpheresNoTextures.glb",
+            None,
+        );
+        check_invariants(&m);
+        // 98 meshes point at one sphere's accessors with 98 materials; 4 label meshes hold
+        // 25 further primitives.
+        let sphere = m.parts[0].geometry;
+        let sphere_parts: Vec<&Part> = m.parts.iter().filter(|p| p.geometry == sphere).collect();
+        assert_eq!(sphere_parts.len(), 98);
+        assert_eq!(m.parts.len(), 98 + 25);
+        assert_eq!(m.geometries.len(), 1 + 25);
+        let materials: HashSet<_> = sphere_parts.iter().map(|p| p.material.clone()).collect();
+        assert_eq!(materials.len(), 98);
+        assert_eq!(
+            m.geometries[sphere].positions,
+            reference_positions(&path, 0, 0)
+        );
+        let sphere_tris = m.geometries[sphere].triangle_count();
+        assert_eq!(sphere_tris, 10_600);
+        assert!(m.stored_triangles() < 20_000, "{}", m.stored_triangles());
+        // The shared README's count of the flattened scene.
+        assert_eq!(m.placed_triangles(), 1_040_409);
+        assert!(m.warnings.is_empty(), "{:?}", m.warnings);
+    }
+
+    #[test]
+    fn unlit_is_refused_by_name() {
+        let e = load_gltf(&data("UnlitTest/UnlitTest.glb"), None).expect_err("refused");
+        assert!(e.message.contains("KHR_materials_unlit"), "{e}");
+        assert!(e.to_string().contains("UnlitTest.glb: "), "{e}");
+    }
+
+    #[test]
+    fn instancing_expands_into_parts() {
+        let path = data("SimpleInstancing/SimpleInstancing.glb");
+        let m = load_ok("SimpleInstancing/SimpleInstancing.glb", None);
+        check_invariants(&m);
+        assert_eq!(m.geometries.len(), 1);
+        assert_eq!(m.parts.len(), 125);
+        assert!(m.warnings.is_empty(), "{:?}", m.warnings);
+        // Reference: the crate's own accessor iterator over accessors 3, 4, 5 (TRANSLATION,
+        // ROTATION, SCALE of the file's one instanced node, which has no transform itself).
+        let (doc, buffers, _) = ::gltf::import(&path).expect("import");
+        let get = |b: ::gltf::Buffer| Some(&buffers[b.index()].0[..]);
+        let acc = |i| doc.accessors().nth(i).expect("accessor");
+        let t: Vec<[f32; 3]> = ::gltf::accessor::Iter::new(acc(3), get)
+            .expect("t")
+            .collect();
+        let r: Vec<[f32; 4]> = ::gltf::accessor::Iter::new(acc(4), get)
+            .expect("r")
+            .collect();
+        let s: Vec<[f32; 3]> = ::gltf::accessor::Iter::new(acc(5), get)
+            .expect("s")
+            .collect();
+        for (i, part) in m.parts.iter().enumerate() {
+            let q = Quat::from_array(r[i]).normalize();
+            let expected = Mat4::from_scale_rotation_translation(s[i].into(), q, t[i].into());
+            assert!(
+                part.transform.abs_diff_eq(expected, 1e-6),
+                "instance {i}: {:?} vs {expected:?}",
+                part.transform
+            );
+        }
+    }
+
+    #[test]
+    fn skin_and_cameras_are_warned() {
+        let m = load_ok("SimpleSkin/glTF/SimpleSkin.gltf", None);
+        check_invariants(&m);
+        assert_eq!(m.parts.len(), 1);
+        assert!(
+            m.warnings
+                .iter()
+                .any(|w| w.contains("skin") && w.contains("rest pose")),
+            "{:?}",
+            m.warnings
+        );
+        let m = load_ok("Cameras/glTF/Cameras.gltf", None);
+        check_invariants(&m);
+        assert_eq!(m.parts.len(), 1);
+        let cams = m.warnings.iter().filter(|w| w.contains("camera")).count();
+        assert_eq!(cams, 2, "{:?}", m.warnings);
+    }
+
+    #[test]
+    fn punctual_lights_are_warned() {
+        let json = gltf_with(
+            &f32_bytes(&ONE_TRIANGLE),
+            &format!(
+                r#"{TRIANGLE_ACCESSOR},
+                "extensionsUsed":["KHR_lights_punctual"],
+                "extensions":{{"KHR_lights_punctual":{{"lights":[{{"type":"point"}}]}}}},
+                "meshes":[{{"primitives":[{{"attributes":{{"POSITION":0}}}}]}}],
+                "nodes":[{{"name":"lamp","extensions":{{"KHR_lights_punctual":{{"light":0}}}}}},
+                         {{"mesh":0}}],
+                "scenes":[{{"nodes":[0,1]}}]"#
+            ),
+        );
+        let f = write_temp(json.as_bytes());
+        let m = load_gltf(f.path(), None).expect("loads");
+        assert_eq!(m.parts.len(), 1);
+        assert_eq!(m.warnings.len(), 1, "{:?}", m.warnings);
+        assert!(m.warnings[0].starts_with("node 'lamp': KHR_lights_punctual light ignored"));
+    }
+
+    fn arm_and_hand() -> tempfile::NamedTempFile {
+        let json = gltf_with(
+            &f32_bytes(&ONE_TRIANGLE),
+            &format!(
+                r#"{TRIANGLE_ACCESSOR},
+                "meshes":[{{"primitives":[{{"attributes":{{"POSITION":0}}}}]}}],
+                "nodes":[{{"name":"arm","translation":[5,0,0],"scale":[2,2,2],"children":[1]}},
+                         {{"name":"hand","translation":[0,1,0],"mesh":0}},
+                         {{"name":"other","translation":[0,0,9],"mesh":0}}],
+                "scenes":[{{"nodes":[0,2]}}]"#
+            ),
+        );
+        write_temp(json.as_bytes())
+    }
+
+    #[test]
+    fn node_selection_drops_own_transform_keeps_childrens() {
+        let f = arm_and_hand();
+        let whole = load_gltf(f.path(), None).expect("loads");
+        assert_eq!(whole.geometries.len(), 1);
+        assert_eq!(whole.parts.len(), 2);
+        let arm_hand = Mat4::from_translation(Vec3::new(5.0, 0.0, 0.0))
+            * Mat4::from_scale(Vec3::splat(2.0))
+            * Mat4::from_translation(Vec3::new(0.0, 1.0, 0.0));
+        assert!(whole.parts[0].transform.abs_diff_eq(arm_hand, 1e-6));
+        assert_eq!(whole.parts[0].node_path, vec!["arm", "hand"]);
+        assert_eq!(
+            whole.parts[1].transform,
+            Mat4::from_translation(Vec3::new(0.0, 0.0, 9.0))
+        );
+        assert_eq!(whole.parts[1].node_path, vec!["other"]);
+
+        let arm = load_gltf(f.path(), Some("arm")).expect("loads");
+        assert_eq!(arm.parts.len(), 1);
+        assert_eq!(
+            arm.parts[0].transform,
+            Mat4::from_translation(Vec3::new(0.0, 1.0, 0.0))
+        );
+        assert_eq!(arm.parts[0].node_path, vec!["arm", "hand"]);
+
+        let hand = load_gltf(f.path(), Some("hand")).expect("loads");
+        assert_eq!(hand.parts.len(), 1);
+        assert_eq!(hand.parts[0].transform, Mat4::IDENTITY);
+        assert_eq!(hand.parts[0].node_path, vec!["hand"]);
+    }
+
+    #[test]
+    fn unknown_or_ambiguous_node_is_refused_by_name() {
+        let f = arm_and_hand();
+        let e = load_gltf(f.path(), Some("leg")).expect_err("refused");
+        assert!(
+            e.message.starts_with("node 'leg' is not in the file"),
+            "{e}"
+        );
+        assert!(e.message.contains("'arm'"), "{e}");
+        let e = load_gltf(&data("Box/Box.glb"), Some("Box")).expect_err("refused");
+        assert!(e.message.contains("'Box'"), "{e}");
+
+        let json = gltf_with(
+            &f32_bytes(&ONE_TRIANGLE),
+            &format!(
+                r#"{TRIANGLE_ACCESSOR},
+                "meshes":[{{"primitives":[{{"attributes":{{"POSITION":0}}}}]}}],
+                "nodes":[{{"name":"twin","mesh":0}},{{"name":"twin","mesh":0}}],
+                "scenes":[{{"nodes":[0,1]}}]"#
+            ),
+        );
+        let f = write_temp(json.as_bytes());
+        let e = load_gltf(f.path(), Some("twin")).expect_err("refused");
+        assert!(e.message.contains("'twin' names 2 nodes"), "{e}");
+    }
+
+    #[test]
+    fn loader_computes_area_weighted_normals() {
+        // The two triangles of mod.rs's closed-form case: areas 2 (+Z) and 1 (-X).
+        let pos = [0.0, 0.0, 0.0, 0.0, 2.0, 0.0, -2.0, 0.0, 0.0, 0.0, 0.0, 1.0];
+        let mut bin = f32_bytes(&pos);
+        bin.extend([0u16, 1, 2, 0, 3, 1].iter().flat_map(|i| i.to_le_bytes()));
+        let json = gltf_with(
+            &bin,
+            r#""accessors":[
+                {"bufferView":0,"componentType":5126,"count":4,"type":"VEC3",
+                 "min":[-2,0,0],"max":[0,2,1]},
+                {"bufferView":0,"byteOffset":48,"componentType":5123,"count":6,"type":"SCALAR"}],
+              "meshes":[{"primitives":[{"attributes":{"POSITION":0},"indices":1}]}],
+              "nodes":[{"mesh":0}],"scenes":[{"nodes":[0]}],"scene":0"#,
+        );
+        let f = write_temp(json.as_bytes());
+        let m = load_gltf(f.path(), None).expect("loads");
+        let g = &m.geometries[0];
+        let shared = Vec3::new(-2.0, 0.0, 4.0).normalize();
+        assert!(
+            (g.normals[0] - shared).length() < 1e-6,
+            "{:?}",
+            g.normals[0]
+        );
+        assert!((g.normals[1] - shared).length() < 1e-6);
+        assert!((g.normals[2] - Vec3::Z).length() < 1e-6);
+        assert!((g.normals[3] - Vec3::NEG_X).length() < 1e-6);
+    }
+
+    #[test]
+    fn quantized_and_sparse_attributes_are_read() {
+        // POSITION as normalised i16 (KHR_mesh_quantization): (1,0,0), (0,1,0), (0,0,0), then
+        // a sparse substitution (values of the same i16 type) moving vertex 2 to
+        // (0, 16384/32767, 0).
+        let mut bin: Vec<u8> = [32767i16, 0, 0, 0, 32767, 0, 0, 0, 0, 0]
+            .iter()
+            .flat_map(|v| v.to_le_bytes())
+            .collect(); // 3 VEC3 of i16 = 18 bytes, padded to 20
+        let sparse_at = bin.len();
+        bin.extend(2u16.to_le_bytes()); // sparse index
+        bin.extend([0i16, 16384, 0].iter().flat_map(|v| v.to_le_bytes())); // sparse value
+        let json = gltf_with(
+            &bin,
+            &format!(
+                r#""extensionsUsed":["KHR_mesh_quantization"],
+                "extensionsRequired":["KHR_mesh_quantization"],
+                "accessors":[{{"bufferView":0,"componentType":5122,"normalized":true,
+                 "count":3,"type":"VEC3","min":[0,0,0],"max":[1,1,0],
+                 "sparse":{{"count":1,"indices":{{"bufferView":0,"byteOffset":{sparse_at},
+                   "componentType":5123}},"values":{{"bufferView":0,"byteOffset":{v}}}}}}}],
+                "meshes":[{{"primitives":[{{"attributes":{{"POSITION":0}}}}]}}],
+                "nodes":[{{"mesh":0}}],"scenes":[{{"nodes":[0]}}]"#,
+                v = sparse_at + 2
+            ),
+        );
+        let f = write_temp(json.as_bytes());
+        let m = load_gltf(f.path(), None).expect("loads");
+        let p = &m.geometries[0].positions;
+        assert_eq!(p[0], Vec3::new(1.0, 0.0, 0.0));
+        assert_eq!(p[1], Vec3::new(0.0, 1.0, 0.0));
+        assert_eq!(p[2], Vec3::new(0.0, 16384.0 / 32767.0, 0.0));
+
+        // The same file requiring an extension nobody implements is refused by its name.
+        let other = json.replace(
+            r#""extensionsRequired":["KHR_mesh_quantization"]"#,
+            r#""extensionsRequired":["KHR_mesh_quantization","KHR_draco_mesh_compression"]"#,
+        );
+        let f = write_temp(other.as_bytes());
+        let e = load_gltf(f.path(), None).expect_err("refused");
+        assert!(e.message.contains("KHR_draco_mesh_compression"), "{e}");
+    }
+
+    /// Each case is a complete .gltf that must be refused, with a word the message must hold.
+    #[test]
+    fn malformed_gltf_json_is_refused() {
+        let tri = f32_bytes(&ONE_TRIANGLE);
+        let mesh = r#""meshes":[{"primitives":[{"attributes":{"POSITION":0}}]}]"#;
+        let cases: Vec<(String, &str)> = vec![
+            // Index 7 of a 3-vertex primitive.
+            (
+                {
+                    let mut bin = tri.clone();
+                    bin.extend([0u16, 1, 7, 0].iter().flat_map(|v| v.to_le_bytes()));
+                    gltf_with(
+                        &bin,
+                        r#""accessors":[{"bufferView":0,"componentType":5126,"count":3,
+                          "type":"VEC3","min":[0,0,0],"max":[1,1,0]},
+                         {"bufferView":0,"byteOffset":36,"componentType":5123,"count":3,
+                          "type":"SCALAR"}],
+                        "meshes":[{"primitives":[{"attributes":{"POSITION":0},"indices":1}]}],
+                        "nodes":[{"mesh":0}],"scenes":[{"nodes":[0]}]"#,
+                    )
+                },
+                "index 7",
+            ),
+            // An accessor claiming more elements than its view holds.
+            (
+                gltf_with(
+                    &tri,
+                    &format!(
+                        r#""accessors":[{{"bufferView":0,"componentType":5126,
+                          "count":1000000,"type":"VEC3","min":[0,0,0],"max":[1,1,0]}}],
+                        {mesh},"nodes":[{{"mesh":0}}],"scenes":[{{"nodes":[0]}}]"#
+                    ),
+                ),
+                "overrun",
+            ),
+            // Zero elements (the crate's reader would underflow count - 1).
+            (
+                gltf_with(
+                    &tri,
+                    &format!(
+                        r#""accessors":[{{"bufferView":0,"componentType":5126,"count":0,
+                          "type":"VEC3","min":[0,0,0],"max":[1,1,0]}}],
+                        {mesh},"nodes":[{{"mesh":0}}],"scenes":[{{"nodes":[0]}}]"#
+                    ),
+                ),
+                "no triangles",
+            ),
+            // POSITION pointing past the accessor array (the crate's validation indexes it).
+            (
+                gltf_with(
+                    &tri,
+                    &format!(
+                        r#"{TRIANGLE_ACCESSOR},
+                        "meshes":[{{"primitives":[{{"attributes":{{"POSITION":5}}}}]}}],
+                        "nodes":[{{"mesh":0}}],"scenes":[{{"nodes":[0]}}]"#
+                    ),
+                ),
+                "accessor 5",
+            ),
+            // A cycle in the node graph.
+            (
+                gltf_with(
+                    &tri,
+                    &format!(
+                        r#"{TRIANGLE_ACCESSOR},{mesh},
+                        "nodes":[{{"name":"a","children":[1]}},{{"name":"b","children":[0],"mesh":0}}],
+                        "scenes":[{{"nodes":[0]}}]"#
+                    ),
+                ),
+                "reached twice",
+            ),
+            // A translation that overflows f32, and a zero quaternion.
+            (
+                gltf_with(
+                    &tri,
+                    &format!(
+                        r#"{TRIANGLE_ACCESSOR},{mesh},
+                        "nodes":[{{"translation":[1e39,0,0],"mesh":0}}],"scenes":[{{"nodes":[0]}}]"#
+                    ),
+                ),
+                "non-finite",
+            ),
+            (
+                gltf_with(
+                    &tri,
+                    &format!(
+                        r#"{TRIANGLE_ACCESSOR},{mesh},
+                        "nodes":[{{"rotation":[0,0,0,0],"mesh":0}}],"scenes":[{{"nodes":[0]}}]"#
+                    ),
+                ),
+                "quaternion",
+            ),
+            // A byteStride smaller than the element, and a view outside its buffer.
+            (
+                gltf_with(&tri, &format!(r#"{TRIANGLE_ACCESSOR},{mesh},"nodes":[{{"mesh":0}}],"scenes":[{{"nodes":[0]}}]"#))
+                    .replacen(r#""byteLength":36}"#, r#""byteLength":36,"byteStride":4}"#, 1),
+                "byteStride 4",
+            ),
+            (
+                gltf_with(&tri, &format!(r#"{TRIANGLE_ACCESSOR},{mesh},"nodes":[{{"mesh":0}}],"scenes":[{{"nodes":[0]}}]"#))
+                    .replacen(r#""buffer":0,"byteLength":36"#, r#""buffer":0,"byteOffset":40,"byteLength":36"#, 1),
+                "outside buffer",
+            ),
+            // Missing external buffer, unsupported scheme, bad escape.
+            (
+                format!(
+                    r#"{{"asset":{{"version":"2.0"}},"buffers":[{{"byteLength":36,"uri":"nope.bin"}}],
+                    "bufferViews":[{{"buffer":0,"byteLength":36}}],{TRIANGLE_ACCESSOR},{mesh},
+                    "nodes":[{{"mesh":0}}],"scenes":[{{"nodes":[0]}}]}}"#
+                ),
+                "nope.bin",
+            ),
+            (
+                format!(
+                    r#"{{"asset":{{"version":"2.0"}},"buffers":[{{"byteLength":36,"uri":"http://x/y.bin"}}],
+                    "bufferViews":[{{"buffer":0,"byteLength":36}}],{TRIANGLE_ACCESSOR},{mesh},
+                    "nodes":[{{"mesh":0}}],"scenes":[{{"nodes":[0]}}]}}"#
+                ),
+                "scheme",
+            ),
+            (
+                format!(
+                    r#"{{"asset":{{"version":"2.0"}},"buffers":[{{"byteLength":36,"uri":"a%FFb.bin"}}],
+                    "bufferViews":[{{"buffer":0,"byteLength":36}}],{TRIANGLE_ACCESSOR},{mesh},
+                    "nodes":[{{"mesh":0}}],"scenes":[{{"nodes":[0]}}]}}"#
+                ),
+                "malformed URI",
+            ),
+            // A buffer shorter than its byteLength; glTF 1.0; not JSON at all.
+            (
+                gltf_with(&tri, &format!(r#"{TRIANGLE_ACCESSOR},{mesh},"nodes":[{{"mesh":0}}],"scenes":[{{"nodes":[0]}}]"#))
+                    .replacen(r#""byteLength":36,"uri""#, r#""byteLength":80,"uri""#, 1),
+                "fewer than its byteLength",
+            ),
+            (
+                r#"{"asset":{"version":"1.0"}}"#.to_string(),
+                "version 1.0",
+            ),
+            ("solid cube\nendsolid".to_string(), "not a glTF JSON"),
+        ];
+        for (i, (json, word)) in cases.iter().enumerate() {
+            let f = write_temp(json.as_bytes());
+            match load_gltf(f.path(), None) {
+                Ok(_) => panic!("case {i} ({word}) accepted"),
+                Err(e) => assert!(e.message.contains(word), "case {i}: {e}"),
+            }
+        }
+    }
+
+    #[test]
+    fn truncated_or_corrupt_glb_never_panics() {
+        let good = std::fs::read(data("Box/Box.glb")).expect("read");
+        // Every truncation is an error.
+        for cut in 0..good.len() {
+            let f = write_temp(&good[..cut]);
+            assert!(load_gltf(f.path(), None).is_err(), "cut at {cut} accepted");
+        }
+        // Header and chunk lengths that lie.
+        let mut bad = good.clone();
+        bad[8..12].copy_from_slice(&5u32.to_le_bytes());
+        let e = load_gltf(write_temp(&bad).path(), None).expect_err("refused");
+        assert!(e.message.contains("below 12"), "{e}");
+        let mut bad = good.clone();
+        bad[12..16].copy_from_slice(&u32::MAX.to_le_bytes());
+        let e = load_gltf(write_temp(&bad).path(), None).expect_err("refused");
+        assert!(e.message.contains("truncated GLB"), "{e}");
+        // Deterministic byte corruption anywhere: any answer but a panic is fine.
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for _ in 0..600 {
+            let mut bytes = good.clone();
+            for _ in 0..(1 + next() % 4) {
+                let at = (next() % bytes.len() as u64) as usize;
+                bytes[at] = next() as u8;
+            }
+            let _ = load_gltf(write_temp(&bytes).path(), None);
+        }
+    }
+
+    /// Loads every model of the shared asset folder; each must load or be refused with a
+    /// reason, and the known refusals must name their extension.
+    #[test]
+    fn every_shared_model_loads_or_is_refused_with_a_reason() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/assets/gltf");
+        if !root.is_dir() {
+            eprintln!("skipped: {} is absent", root.display());
+            return;
+        }
+        let mut files = Vec::new();
+        let mut dirs = vec![root.clone()];
+        while let Some(d) = dirs.pop() {
+            for entry in std::fs::read_dir(&d).expect("read_dir").flatten() {
+                let p = entry.path();
+                if p.is_dir() {
+                    dirs.push(p);
+                } else if matches!(
+                    p.extension().and_then(|e| e.to_str()),
+                    Some("gltf") | Some("glb")
+                ) {
+                    files.push(p);
+                }
+            }
+        }
+        files.sort();
+        assert!(files.len() >= 30, "only {} models found", files.len());
+        // Triangles placed by the default scene, counted by an independent Python walk of the
+        // JSON (indices/3 for TRIANGLES, n-2 for strips and fans, once per node reaching a
+        // mesh); MetalRoughSpheres and the two Transmission tests match the asset README.
+        let placed: HashMap<&str, usize> = [
+            ("NegativeScaleTest/NegativeScaleTest.glb", 7724),
+            ("CesiumMilkTruck/CesiumMilkTruck.glb", 3624),
+            ("TextureTransformTest/glTF/TextureTransformTest.gltf", 24),
+            ("SpecularTest/SpecularTest.glb", 44828),
+            ("TransmissionTest/TransmissionTest.glb", 128_775),
+            (
+                "TransmissionRoughnessTest/TransmissionRoughnessTest.glb",
+                77792,
+            ),
+            ("Suzanne/glTF/Suzanne.gltf", 3936),
+            ("OrientationTest/OrientationTest.glb", 524),
+        ]
+        .into_iter()
+        .collect();
+        let mut loaded = 0;
+        for file in &files {
+            let name = file
+                .strip_prefix(&root)
+                .unwrap_or(file)
+                .display()
+                .to_string();
+            match load_gltf(file, None) {
+                Ok(m) => {
+                    check_invariants(&m);
+                    assert!(!m.parts.is_empty(), "{name}: no parts");
+                    if let Some(&n) = placed.get(name.as_str()) {
+                        assert_eq!(m.placed_triangles(), n, "{name}");
+                    }
+                    loaded += 1;
+                    eprintln!(
+                        "{name}: ok, {} geometries, {} parts, {} stored / {} placed triangles, \
+                         {} warnings{}",
+                        m.geometries.len(),
+                        m.parts.len(),
+                        m.stored_triangles(),
+                        m.placed_triangles(),
+                        m.warnings.len(),
+                        m.warnings
+                            .first()
+                            .map_or(String::new(), |w| format!(" (first: {w})"))
+                    );
+                }
+                Err(e) => {
+                    eprintln!("{name}: refused: {}", e.message);
+                    assert!(
+                        e.message.contains("requires the glTF extension"),
+                        "{name}: unexpected refusal: {e}"
+                    );
+                }
+            }
+        }
+        assert!(
+            loaded >= files.len() - 3,
+            "{loaded} of {} loaded",
+            files.len()
+        );
+    }
+}

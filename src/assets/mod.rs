@@ -1,0 +1,231 @@
+//! Asset loading: triangle meshes from glTF 2.0 files ([`load_gltf`]) and equirectangular
+//! Radiance HDR sky maps ([`load_hdr`]).
+//!
+//! Both loaders read untrusted files: every size read from a file is checked before it sizes an
+//! allocation, malformed input is an [`AssetError`], never a panic, and every number handed on is
+//! finite. The decisions where neither the pfx-scene spec nor glTF settles a question are written
+//! down in `docs/assets.md`.
+//!
+//! Units: glTF files are in metres (glTF 2.0 §3.3), and positions are passed on unscaled. HDR
+//! texels are linear RGB radiance in the file's own (relative) units, W·sr⁻¹·m⁻² by Radiance
+//! convention.
+
+use glam::{Mat4, Vec2, Vec3};
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+mod gltf;
+mod hdr;
+
+pub use self::gltf::{load_gltf, SUPPORTED_REQUIRED_EXTENSIONS};
+pub use self::hdr::{load_hdr, MAX_HDR_HEIGHT, MAX_HDR_WIDTH};
+
+/// One glTF primitive's triangles, kept once however many nodes (or GPU instances) place it.
+///
+/// All four arrays are per vertex and equally long except `indices`. Every index is below
+/// `positions.len()`, every triangle has three distinct indices, and every value is finite.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Geometry {
+    /// Vertex positions in the geometry's own frame, metres.
+    pub positions: Vec<Vec3>,
+    /// Unit vertex normals. Computed smooth and area-weighted when the file has none.
+    pub normals: Vec<Vec3>,
+    /// TEXCOORD_0, glTF convention ((0, 0) is the top-left of an image); zero when absent.
+    pub uvs: Vec<Vec2>,
+    /// Triangles as vertex indices, counter-clockwise seen from the front (glTF winding).
+    pub indices: Vec<[u32; 3]>,
+}
+
+impl Geometry {
+    /// Number of triangles.
+    pub fn triangle_count(&self) -> usize {
+        self.indices.len()
+    }
+}
+
+/// A placement of a geometry inside the mesh.
+///
+/// The material sits here and not on [`Geometry`]: glTF files commonly point several meshes
+/// with different materials at the same accessors (MetalRoughSpheresNoTextures places one
+/// 10,600-triangle sphere 98 times with 98 materials), and keeping the material on the geometry
+/// would store that sphere 98 times.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Part {
+    /// Index into [`MeshAsset::geometries`].
+    pub geometry: usize,
+    /// Mesh-root-from-geometry transform (metres to metres). Its determinant may be negative
+    /// (a mirroring node scale), which reverses the triangles' winding in the mesh frame; the
+    /// geometry itself is stored as the file has it.
+    pub transform: Mat4,
+    /// Names of the nodes from the mesh's root down to the node holding the primitive, root
+    /// first; an unnamed node is "". This is what `[mesh.<name>.nodes."<node name>"]` and an
+    /// object's `materials` match against.
+    pub node_path: Vec<String>,
+    /// The glTF material's name, when the primitive has a material and that material a name.
+    pub material: Option<String>,
+    /// The glTF material's `doubleSided` (false without a material, glTF's default). Reported
+    /// only: the world builder decides how it combines with `two_sided` overrides.
+    pub double_sided: bool,
+}
+
+/// The triangles of one `[mesh.<name>]`: each distinct geometry once, and its placements.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MeshAsset {
+    /// Distinct geometries, in the order they were first met.
+    pub geometries: Vec<Geometry>,
+    /// Placements, in node pre-order (a node's parts, then its children's).
+    pub parts: Vec<Part>,
+    /// Things the loader dropped or could not honour (skins, cameras, line primitives, ...),
+    /// one sentence each, for the caller to report.
+    pub warnings: Vec<String>,
+}
+
+impl MeshAsset {
+    /// Triangles stored (each geometry counted once).
+    pub fn stored_triangles(&self) -> usize {
+        self.geometries.iter().map(Geometry::triangle_count).sum()
+    }
+
+    /// Triangles placed in the mesh (each geometry counted once per part).
+    pub fn placed_triangles(&self) -> usize {
+        self.parts
+            .iter()
+            .map(|p| {
+                self.geometries
+                    .get(p.geometry)
+                    .map_or(0, Geometry::triangle_count)
+            })
+            .sum()
+    }
+}
+
+/// A file that could not be loaded: which file, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AssetError {
+    /// The file as the caller named it.
+    pub file: PathBuf,
+    /// What is wrong, one sentence, naming the offending item (node, extension, accessor).
+    pub message: String,
+}
+
+impl AssetError {
+    pub(crate) fn new(file: &Path, message: impl Into<String>) -> Self {
+        AssetError {
+            file: file.to_path_buf(),
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for AssetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.file.display(), self.message)
+    }
+}
+
+impl std::error::Error for AssetError {}
+
+/// An equirectangular HDR sky map: linear RGB radiance, row-major from the top row, every texel
+/// finite and non-negative.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HdrMap {
+    /// Texels per row.
+    pub width: u32,
+    /// Rows.
+    pub height: u32,
+    /// `width * height` texels, row 0 first (the top of the image, +Y up the sky).
+    pub texels: Vec<[f32; 3]>,
+}
+
+impl HdrMap {
+    /// The texel at column `x`, row `y` (row 0 at the top), or `None` outside the map.
+    pub fn texel(&self, x: u32, y: u32) -> Option<[f32; 3]> {
+        if x >= self.width || y >= self.height {
+            return None;
+        }
+        let i = y as usize * self.width as usize + x as usize;
+        self.texels.get(i).copied()
+    }
+}
+
+/// Area-weighted smooth vertex normals: each vertex gets the normalised sum of the unnormalised
+/// cross products (twice the area times the unit normal) of the triangles that use it.
+///
+/// Smoothing is over triangles sharing a vertex *index*; positions are not welded, so an exporter
+/// that split vertices along a hard edge keeps that edge hard. A vertex no triangle with area
+/// uses gets +Z, so that no normal is ever NaN.
+pub fn smooth_normals(positions: &[Vec3], indices: &[[u32; 3]]) -> Vec<Vec3> {
+    let mut sums = vec![Vec3::ZERO; positions.len()];
+    for tri in indices {
+        let [a, b, c] = tri.map(|i| i as usize);
+        let (Some(&pa), Some(&pb), Some(&pc)) =
+            (positions.get(a), positions.get(b), positions.get(c))
+        else {
+            continue;
+        };
+        let n = (pb - pa).cross(pc - pa);
+        if !n.is_finite() {
+            continue;
+        }
+        for i in [a, b, c] {
+            if let Some(s) = sums.get_mut(i) {
+                *s += n;
+            }
+        }
+    }
+    sums.into_iter()
+        .map(|s| {
+            let n = s.normalize_or_zero();
+            if n == Vec3::ZERO {
+                Vec3::Z
+            } else {
+                n
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn smooth_normals_are_area_weighted() {
+        // Two triangles share the edge (0,1); triangle A (vertices 0,1,2) lies in z = 0 with
+        // area 2 and faces +Z, triangle B (0,3,1) lies in x = 0 with area 1 and faces -X. At the
+        // shared vertices the normal is (2·ẑ - 1·x̂)/|…| (area weights 2:1), not the
+        // equal-weight (ẑ - x̂)/√2.
+        let positions = vec![
+            Vec3::new(0.0, 0.0, 0.0),
+            Vec3::new(0.0, 2.0, 0.0),
+            Vec3::new(-2.0, 0.0, 0.0),
+            Vec3::new(0.0, 0.0, 1.0),
+        ];
+        let indices = vec![[0, 1, 2], [0, 3, 1]];
+        let n = smooth_normals(&positions, &indices);
+        // Triangle A: (p1-p0)×(p2-p0) = (0,2,0)×(-2,0,0) = (0,0,4) → +Z, area 2.
+        // Triangle B: (p3-p0)×(p1-p0) = (0,0,1)×(0,2,0) = (-2,0,0) → -X, area 1.
+        let expected = Vec3::new(-2.0, 0.0, 4.0).normalize();
+        assert!((n[0] - expected).length() < 1e-6, "{:?}", n[0]);
+        assert!((n[1] - expected).length() < 1e-6, "{:?}", n[1]);
+        assert!((n[2] - Vec3::Z).length() < 1e-6);
+        assert!((n[3] - Vec3::NEG_X).length() < 1e-6);
+        // The equal-weight answer would differ visibly.
+        let equal = Vec3::new(-1.0, 0.0, 1.0).normalize();
+        assert!((n[0] - equal).length() > 0.2);
+    }
+
+    #[test]
+    fn smooth_normals_never_nan() {
+        // A degenerate triangle and an unused vertex both fall back to +Z.
+        let positions = vec![Vec3::ZERO, Vec3::ZERO, Vec3::ZERO, Vec3::ONE];
+        let n = smooth_normals(&positions, &[[0, 1, 2]]);
+        assert_eq!(n, vec![Vec3::Z; 4]);
+    }
+
+    #[test]
+    fn error_display_names_file() {
+        let e = AssetError::new(Path::new("a/b.glb"), "bad thing");
+        assert_eq!(e.to_string(), "a/b.glb: bad thing");
+    }
+}

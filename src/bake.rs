@@ -1,0 +1,274 @@
+//! A whole bake: read the scene, build the world, render, write the plate folder.
+//! `main.rs` maps the result to exit codes and prints; nothing here prints.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use serde_json::json;
+use sha2::{Digest, Sha256};
+
+use crate::film::{self, Progress};
+use crate::integrator::Settings;
+use crate::lights::Light;
+use crate::plates::{self, PlateError, PlateImages};
+use crate::scene::{self, Diagnostic};
+use crate::world::{Capability, World};
+
+/// What a bake is asked to do.
+#[derive(Clone, Debug)]
+pub struct BakeOptions {
+    /// The scene file.
+    pub scene: PathBuf,
+    /// The plate folder; `None` takes the scene's `[plates] dir`, relative to the project root.
+    pub out: Option<PathBuf>,
+    /// Image size in pixels, width and height.
+    pub size: [u32; 2],
+    /// Rendering settings.
+    pub settings: Settings,
+    /// Worker threads; `None` uses every core.
+    pub threads: Option<usize>,
+}
+
+/// What a finished bake did.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct BakeReport {
+    /// The plate folder written.
+    pub out: PathBuf,
+    /// Files in it.
+    pub files: Vec<String>,
+    /// Wall-clock seconds of the whole bake.
+    pub seconds: f64,
+    /// Seconds spent rendering.
+    pub render_seconds: f64,
+    /// Camera samples taken.
+    pub samples: u64,
+    /// Rays traced.
+    pub rays: u64,
+    /// Samples per second while rendering.
+    pub samples_per_second: f64,
+    /// Rays per second while rendering.
+    pub rays_per_second: f64,
+    /// Diagnostic warnings of the reader.
+    pub warnings: Vec<Diagnostic>,
+    /// What the scene holds that this version does not draw.
+    pub capabilities: Vec<Capability>,
+    /// Notes of the asset loaders.
+    pub asset_warnings: Vec<String>,
+    /// Samples dropped for a non-finite value.
+    pub dropped_samples: u64,
+}
+
+/// Why a bake stopped.
+#[derive(Debug)]
+pub enum BakeError {
+    /// The input is wrong: every diagnostic found. Exit status 1.
+    Input(Vec<Diagnostic>),
+    /// The request is wrong (no output folder, bad option). Exit status 2.
+    Usage(String),
+    /// The plate folder could not be written. Exit status 3.
+    Write(PlateError),
+}
+
+impl BakeError {
+    /// The documented exit status.
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            BakeError::Input(_) => 1,
+            BakeError::Usage(_) => 2,
+            BakeError::Write(_) => 3,
+        }
+    }
+}
+
+impl fmt::Display for BakeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BakeError::Input(d) => {
+                for (i, d) in d.iter().enumerate() {
+                    if i > 0 {
+                        writeln!(f)?;
+                    }
+                    write!(f, "{d}")?;
+                }
+                Ok(())
+            }
+            BakeError::Usage(m) => write!(f, "{m}"),
+            BakeError::Write(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+/// Bakes a scene into its plate folder.
+pub fn bake(options: &BakeOptions, progress: &dyn Progress) -> Result<BakeReport, BakeError> {
+    let start = Instant::now();
+    let [w, h] = options.size;
+    if w == 0 || h == 0 || w > 16384 || h > 16384 {
+        return Err(BakeError::Usage(format!(
+            "--size {w}x{h}: each side must be 1 to 16384 pixels"
+        )));
+    }
+    if options.settings.spp == 0 {
+        return Err(BakeError::Usage("--spp must be at least 1".into()));
+    }
+    let scene = scene::load(&options.scene).map_err(BakeError::Input)?;
+    let out = match (&options.out, &scene.plates) {
+        (Some(o), _) => o.clone(),
+        (None, Some(p)) => scene.root.join(&p.dir),
+        (None, None) => {
+            return Err(BakeError::Usage(format!(
+                "{}: the scene has no [plates] dir; give the plate folder with --out DIR",
+                options.scene.display()
+            )))
+        }
+    };
+    let world = World::build(&scene, options.size).map_err(|e| BakeError::Input(e.0))?;
+
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(options.threads.unwrap_or(0))
+        .build()
+        .map_err(|e| BakeError::Usage(format!("cannot start worker threads: {e}")))?;
+    let render_start = Instant::now();
+    let image = pool.install(|| film::render(&world, &options.settings, progress));
+    let render_seconds = render_start.elapsed().as_secs_f64().max(1e-9);
+
+    let far = world.camera.far;
+    let images = PlateImages {
+        width: w,
+        height: h,
+        beauty: image
+            .radiance
+            .iter()
+            .zip(&image.coverage)
+            .map(|(c, a)| [c.x, c.y, c.z, *a])
+            .collect(),
+        depth: image.depth.iter().map(|d| d.unwrap_or(far)).collect(),
+    };
+    let samples = w as u64 * h as u64 * options.settings.spp as u64;
+    let manifest = manifest(&scene, &world, options, samples);
+    let files = plates::write_plate_folder(&out, &images, manifest).map_err(BakeError::Write)?;
+    Ok(BakeReport {
+        out,
+        files,
+        seconds: start.elapsed().as_secs_f64(),
+        render_seconds,
+        samples,
+        rays: image.rays,
+        samples_per_second: samples as f64 / render_seconds,
+        rays_per_second: image.rays as f64 / render_seconds,
+        warnings: scene.warnings.clone(),
+        capabilities: world.capabilities.clone(),
+        asset_warnings: world.asset_warnings.clone(),
+        dropped_samples: image.dropped,
+    })
+}
+
+fn sha256_of(path: &Path) -> String {
+    match std::fs::read(path) {
+        Ok(bytes) => Sha256::digest(&bytes)
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect(),
+        Err(_) => String::from("unreadable"),
+    }
+}
+
+fn mat(m: glam::Mat4) -> [[f32; 4]; 4] {
+    m.to_cols_array_2d()
+}
+
+fn manifest(
+    scene: &scene::Scene,
+    world: &World,
+    options: &BakeOptions,
+    samples: u64,
+) -> serde_json::Value {
+    let cam = &world.camera;
+    let mut inputs = serde_json::Map::new();
+    for f in scene.files.iter().chain(world.asset_files.iter()) {
+        inputs.insert(
+            f.to_string_lossy().replace('\\', "/"),
+            json!(sha256_of(&scene.root.join(f))),
+        );
+    }
+    let mut lights = Vec::new();
+    let mut sun = serde_json::Value::Null;
+    let mut sky = serde_json::Value::Null;
+    for l in &world.lights {
+        match l {
+            Light::Sun {
+                toward,
+                irradiance,
+                cos_max,
+            } => {
+                sun = json!({
+                    "toward": toward.to_array(),
+                    "irradiance": irradiance.to_array(),
+                    "angular_radius_deg": cos_max.clamp(-1.0, 1.0).acos().to_degrees(),
+                    "units": "W/m^2 on a plane facing the sun, linear RGB",
+                });
+            }
+            Light::Sky(_) => {
+                if let Some(s) = &scene.sky {
+                    sky = json!({
+                        "kind": "hdr",
+                        "path": s.path.as_ref().map(|p| p.to_string_lossy().replace('\\', "/")),
+                        "intensity": s.intensity,
+                        "rotation_deg": s.rotation_deg,
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+    for l in &scene.lights {
+        lights.push(json!({
+            "key": l.key, "id": l.id, "kind": "light",
+            "position": l.position, "color": l.color, "intensity": l.intensity,
+            "radius": l.radius, "range": l.range, "shadow": l.shadow,
+            "units": "radiant intensity color*intensity W/sr",
+        }));
+    }
+    for e in &scene.emitters {
+        lights.push(json!({
+            "key": e.key, "id": e.id, "kind": "emitter",
+            "position": e.position, "color": e.color, "intensity": e.intensity, "radius": e.radius,
+            "units": "sphere of radiance color*intensity/(pi radius^2) W/(m^2 sr)",
+        }));
+    }
+    let emissive_triangles = world
+        .lights
+        .iter()
+        .filter(|l| matches!(l, Light::Triangle { .. }))
+        .count();
+    json!({
+        "format": "pfx-bake plates 1",
+        "version": env!("CARGO_PKG_VERSION"),
+        "scene": scene.file.to_string_lossy().replace('\\', "/"),
+        "size": options.size,
+        "spp": options.settings.spp,
+        "seed": options.settings.seed,
+        "max_depth": options.settings.max_depth,
+        "samples": samples,
+        "camera": {
+            "view": mat(cam.view_matrix()),
+            "projection": mat(cam.projection_matrix()),
+            "conventions": "column-major 4x4 (view[c][r]); view is world-to-camera, right-handed, camera looking down -Z, +Y up; projection is OpenGL clip space (z in -1..1) including lens shift",
+            "position": cam.origin.to_array(),
+            "near": cam.near,
+            "far": cam.far,
+            "fov_deg": cam.fov_deg,
+        },
+        "depth": {
+            "meaning": "planar view-space depth along the view direction at the pixel centre, scene units",
+            "sky": cam.far,
+        },
+        "inputs": inputs,
+        "lights": lights,
+        "emissive_triangles": emissive_triangles,
+        "sun": sun,
+        "sky": sky,
+        "objects": world.objects,
+        "not_drawn": world.capabilities,
+    })
+}

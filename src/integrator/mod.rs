@@ -1,0 +1,385 @@
+//! Unidirectional path tracing with next-event estimation, multiple importance sampling
+//! (power heuristic) and Russian roulette.
+//!
+//! Path length counts segments, the camera ray included: with `max_depth = 16` a path has at
+//! most 16 segments, so emission seen directly is depth 1 and a light sampled from the first
+//! hit is depth 2. Russian roulette starts once a path has 5 segments.
+
+use glam::{Vec2, Vec3};
+
+use crate::accel::Hit;
+use crate::film::sampler::Sampler;
+use crate::geometry::Ray;
+use crate::lights::{luminance, sphere_hit, Light};
+use crate::materials::Bsdf;
+use crate::world::{mask, World};
+
+/// Settings of one render.
+#[derive(Clone, Copy, Debug)]
+pub struct Settings {
+    /// Samples per pixel.
+    pub spp: u32,
+    /// Most path segments, the camera ray included.
+    pub max_depth: u32,
+    /// Segments after which Russian roulette may end a path.
+    pub rr_depth: u32,
+    /// Seed of every random number.
+    pub seed: u64,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            spp: 64,
+            max_depth: 16,
+            rr_depth: 5,
+            seed: 0,
+        }
+    }
+}
+
+/// Counters of one sample.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Counters {
+    /// Rays traced: camera, bounce and shadow rays.
+    pub rays: u64,
+    /// Samples whose radiance was not finite and was dropped (should stay 0).
+    pub dropped: u64,
+}
+
+/// What a ray meets first.
+enum Meet {
+    Surface(Hit),
+    Sphere { light: u32, t: f32 },
+    Nothing,
+}
+
+/// A surface point ready to shade.
+struct Surface {
+    p: Vec3,
+    /// Geometric normal of the front face (counter-clockwise), unit.
+    ng_front: Vec3,
+    ns: Vec3,
+    instance: u32,
+    prim: u32,
+}
+
+const SAMPLES_PER_BOUNCE: u32 = 8;
+const FIRST_BOUNCE_DIM: u32 = 4;
+
+fn power_heuristic(a: f32, b: f32) -> f32 {
+    let (a2, b2) = (a * a, b * b);
+    if a2 + b2 > 0.0 {
+        a2 / (a2 + b2)
+    } else {
+        0.0
+    }
+}
+
+/// An offset that moves a ray origin off the surface it leaves, scaled with the magnitude of
+/// the coordinates so it stays above f32 rounding far from the origin.
+fn offset_origin(p: Vec3, n: Vec3, w: Vec3) -> Vec3 {
+    let eps = 1e-5 * (1.0 + p.abs().max_element());
+    let n = if n.dot(w) < 0.0 { -n } else { n };
+    p + n * eps
+}
+
+impl World {
+    fn meet(&self, ray: &Ray, m: u32, spheres_all: bool) -> Meet {
+        let hit = self.accel.closest_hit(ray, m);
+        let mut t_best = hit.map_or(ray.t_max, |h| h.t);
+        let mut best = hit.map_or(Meet::Nothing, Meet::Surface);
+        let dn = ray.d.length();
+        let du = ray.d / dn;
+        for (i, l) in self.lights.iter().enumerate() {
+            if let Light::Sphere {
+                center,
+                radius,
+                casts,
+                ..
+            } = l
+            {
+                if !spheres_all && !casts {
+                    continue;
+                }
+                if let Some(t) = sphere_hit(ray.o, du, *center, *radius) {
+                    let t = t / dn;
+                    if t < t_best {
+                        t_best = t;
+                        best = Meet::Sphere { light: i as u32, t };
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    fn occluded(&self, ray: &Ray) -> bool {
+        if self.accel.any_hit(ray, mask::CASTS, |_| true) {
+            return true;
+        }
+        let dn = ray.d.length();
+        self.spheres
+            .iter()
+            .any(|&i| match &self.lights[i as usize] {
+                Light::Sphere { center, radius, .. } => {
+                    sphere_hit(ray.o, ray.d / dn, *center, *radius)
+                        .is_some_and(|t| t / dn < ray.t_max)
+                }
+                _ => false,
+            })
+    }
+
+    fn surface(&self, hit: &Hit, ray: &Ray) -> Surface {
+        let inst = &self.accel.instances()[hit.instance as usize];
+        let info = &self.instances[hit.instance as usize];
+        let mesh = &self.accel.meshes()[inst.mesh as usize];
+        let tri = mesh.indices[hit.prim as usize];
+        let xf = inst.world_from_object;
+        let p = tri.map(|v| xf.transform_point3(mesh.positions[v as usize]));
+        let ng_front = ((p[1] - p[0]).cross(p[2] - p[0]) * info.orientation).normalize_or(Vec3::Y);
+        let b0 = 1.0 - hit.b1 - hit.b2;
+        let shading = &self.shading[inst.mesh as usize];
+        let ns = if shading.normals.len() == mesh.positions.len() {
+            let n = shading.normals[tri[0] as usize] * b0
+                + shading.normals[tri[1] as usize] * hit.b1
+                + shading.normals[tri[2] as usize] * hit.b2;
+            let n = (info.normal_matrix * n).normalize_or_zero();
+            if n == Vec3::ZERO {
+                ng_front
+            } else {
+                n
+            }
+        } else {
+            ng_front
+        };
+        // The barycentric point is more accurate than o + t·d far along the ray.
+        let pb = p[0] * b0 + p[1] * hit.b1 + p[2] * hit.b2;
+        let p = if pb.is_finite() { pb } else { ray.at(hit.t) };
+        Surface {
+            p,
+            ng_front,
+            ns,
+            instance: hit.instance,
+            prim: hit.prim,
+        }
+    }
+
+    /// Radiance emitted by the surface towards `wo`.
+    fn surface_emission(&self, s: &Surface, wo: Vec3) -> Vec3 {
+        let info = &self.instances[s.instance as usize];
+        let e = self.materials[info.material as usize].emission;
+        if e == Vec3::ZERO {
+            return Vec3::ZERO;
+        }
+        if wo.dot(s.ng_front) > 0.0 || info.two_sided {
+            e
+        } else {
+            Vec3::ZERO
+        }
+    }
+
+    fn light_pick_pdf(&self, light: u32) -> f32 {
+        self.light_choice.discrete_pdf(light as usize)
+    }
+
+    /// One sample of the radiance arriving at the camera through film point `film`.
+    /// Returns the radiance and whether the camera ray met something drawn.
+    pub fn li(
+        &self,
+        sampler: &Sampler,
+        pixel: [u32; 2],
+        index: u32,
+        film: Vec2,
+        settings: &Settings,
+        counters: &mut Counters,
+    ) -> (Vec3, bool) {
+        let lens = sampler.get_2d(pixel, index, 2);
+        let mut ray = self.camera.ray(film, lens);
+        let mut l = Vec3::ZERO;
+        let mut beta = Vec3::ONE;
+        let mut covered = false;
+        // The previous vertex, for MIS when a BSDF-sampled ray finds a light.
+        let mut prev_p = ray.o;
+        let mut prev_pdf = 0.0f32;
+        let mut prev_specular = true;
+        let max_depth = settings.max_depth.max(1);
+        let mut segment = 0u32;
+        loop {
+            let dim = FIRST_BOUNCE_DIM + SAMPLES_PER_BOUNCE * segment;
+            counters.rays += 1;
+            let m = if segment == 0 {
+                mask::DRAWN
+            } else {
+                mask::CASTS
+            };
+            let meet = self.meet(&ray, m, segment == 0);
+            let wo = -ray.d.normalize();
+            let hit = match meet {
+                Meet::Nothing => {
+                    for &i in &self.infinite {
+                        let le = self.lights[i as usize].le_infinite(-wo);
+                        if le == Vec3::ZERO {
+                            continue;
+                        }
+                        let w = if prev_specular {
+                            1.0
+                        } else {
+                            let pl = self.light_pick_pdf(i)
+                                * self.lights[i as usize].pdf_li(prev_p, -wo, f32::INFINITY);
+                            power_heuristic(prev_pdf, pl)
+                        };
+                        l += beta * le * w;
+                    }
+                    break;
+                }
+                Meet::Sphere { light, t } => {
+                    if segment == 0 {
+                        covered = true;
+                    }
+                    if let Light::Sphere {
+                        radiance, casts, ..
+                    } = &self.lights[light as usize]
+                    {
+                        let w = if prev_specular || !casts {
+                            1.0
+                        } else {
+                            let dist = t * ray.d.length();
+                            let pl = self.light_pick_pdf(light)
+                                * self.lights[light as usize].pdf_li(prev_p, -wo, dist);
+                            power_heuristic(prev_pdf, pl)
+                        };
+                        l += beta * *radiance * w;
+                    }
+                    // Emitters glow and do not reflect.
+                    break;
+                }
+                Meet::Surface(h) => h,
+            };
+            let info = &self.instances[hit.instance as usize];
+            if segment == 0 {
+                covered = true;
+            }
+            // A shadow-only object met by a bounce ray is an occluder with no surface to show.
+            if self.accel.instances()[hit.instance as usize].mask & mask::DRAWN == 0 {
+                break;
+            }
+            let s = self.surface(&hit, &ray);
+            let le = self.surface_emission(&s, wo);
+            if le != Vec3::ZERO {
+                let w = if prev_specular {
+                    1.0
+                } else if let Some(first) = info.first_light {
+                    let li = first + s.prim;
+                    let dist = hit.t * ray.d.length();
+                    let pl = self.light_pick_pdf(li)
+                        * self.lights[li as usize].pdf_li(prev_p, -wo, dist);
+                    power_heuristic(prev_pdf, pl)
+                } else {
+                    1.0
+                };
+                l += beta * le * w;
+            }
+            if segment + 1 >= max_depth {
+                break;
+            }
+            let material = &self.materials[info.material as usize];
+            let bsdf = Bsdf::new(s.ng_front, s.ns, wo, material.bxdf.clone());
+            let ng_out = if s.ng_front.dot(wo) >= 0.0 {
+                s.ng_front
+            } else {
+                -s.ng_front
+            };
+
+            // Next-event estimation.
+            let u_pick = sampler.get_2d(pixel, index, dim);
+            if !self.lights.is_empty() {
+                let (li_index, pick_pdf) = self.light_choice.sample_discrete(u_pick.x);
+                let light = &self.lights[li_index];
+                let u_light = sampler.get_2d(pixel, index, dim + 2);
+                if let Some(ls) = light.sample_li(s.p, u_light) {
+                    if ls.pdf > 0.0 && pick_pdf > 0.0 && ls.li != Vec3::ZERO {
+                        let f = bsdf.f(wo, ls.wi);
+                        let cos = ls.wi.dot(s.ns).abs();
+                        if f != Vec3::ZERO && cos > 0.0 {
+                            let casts = match light {
+                                Light::Point { casts, .. } | Light::Sphere { casts, .. } => *casts,
+                                _ => true,
+                            };
+                            let o = offset_origin(s.p, ng_out, ls.wi);
+                            let visible = if casts {
+                                counters.rays += 1;
+                                let t_max = if ls.dist.is_finite() {
+                                    ((ls.dist - (o - s.p).length()) * (1.0 - 1e-4)).max(0.0)
+                                } else {
+                                    f32::INFINITY
+                                };
+                                !self.occluded(&Ray { o, d: ls.wi, t_max })
+                            } else {
+                                true
+                            };
+                            if visible {
+                                let light_pdf = pick_pdf * ls.pdf;
+                                let w = if ls.delta || !casts {
+                                    1.0
+                                } else {
+                                    power_heuristic(light_pdf, bsdf.pdf(wo, ls.wi))
+                                };
+                                l += beta * f * ls.li * (cos * w / light_pdf);
+                            }
+                        }
+                    }
+                }
+            }
+
+            // Continue the path by sampling the BSDF.
+            let uc = sampler.get_2d(pixel, index, dim + 4).x;
+            let u = sampler.get_2d(pixel, index, dim + 6);
+            let Some(bs) = bsdf.sample_f(wo, uc, u) else {
+                break;
+            };
+            if bs.pdf <= 0.0 || bs.f == Vec3::ZERO {
+                break;
+            }
+            beta *= bs.f * (bs.wi.dot(s.ns).abs() / bs.pdf);
+            if !beta.is_finite() {
+                counters.dropped += 1;
+                return (Vec3::ZERO, covered);
+            }
+            prev_p = s.p;
+            prev_pdf = bs.pdf;
+            prev_specular = bs.specular;
+            segment += 1;
+            if segment >= settings.rr_depth {
+                let q = beta.max_element().min(0.95);
+                if u_pick.y >= q {
+                    break;
+                }
+                beta /= q;
+            }
+            ray = Ray::new(offset_origin(s.p, ng_out, bs.wi), bs.wi);
+        }
+        if l.is_finite() {
+            (l.max(Vec3::ZERO), covered)
+        } else {
+            counters.dropped += 1;
+            (Vec3::ZERO, covered)
+        }
+    }
+
+    /// Planar depth of what the camera ray through film point `film` meets first, or `None`
+    /// for the sky.
+    pub fn depth_at(&self, film: Vec2) -> Option<f32> {
+        let ray = self.camera.ray(film, Vec2::splat(0.5));
+        match self.meet(&ray, mask::DRAWN, true) {
+            Meet::Surface(h) => Some(self.camera.depth(ray.at(h.t))),
+            Meet::Sphere { t, .. } => Some(self.camera.depth(ray.at(t))),
+            Meet::Nothing => None,
+        }
+    }
+}
+
+/// Luminance of a colour, re-exported for reports.
+pub fn lum(c: Vec3) -> f32 {
+    luminance(c)
+}

@@ -1,0 +1,375 @@
+//! Materials: the BSDF interface and its families.
+//!
+//! A [`Bxdf`] lives in local shading space; a [`Bsdf`] wraps one with the shading frame, the
+//! two-sidedness of surfaces and the geometric-normal checks, in world space. Families form the
+//! closed enum [`Bxdfs`] so per-ray code dispatches with a `match`, never through `dyn`.
+//! Decisions are written up in `docs/materials.md`.
+
+mod albedo;
+pub mod fresnel;
+pub mod ggx;
+mod plain;
+#[cfg(test)]
+pub(crate) mod testutil;
+pub mod warp;
+
+pub use plain::Plain;
+
+use crate::geometry::Frame;
+use glam::{Vec2, Vec3};
+
+/// `x > 0`, false for NaN: the guard that keeps NaN inputs out of the formulas (written as a
+/// function because `!(x > 0.0)` reads as a mistake).
+#[inline]
+pub(crate) fn positive(x: f32) -> bool {
+    x > 0.0
+}
+
+/// A direction drawn by [`Bxdf::sample_f`] or [`Bsdf::sample_f`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BsdfSample {
+    /// The sampled incident direction, unit, pointing away from the surface.
+    pub wi: Vec3,
+    /// The BSDF value at `(wo, wi)`, per steradian, cosine excluded.
+    pub f: Vec3,
+    /// The density with which `wi` was drawn, per steradian: the full mixture density over all
+    /// of the BSDF's non-delta lobes, equal to `pdf(wo, wi)`, so it is right for MIS. For a
+    /// delta lobe it is the discrete probability of having picked that lobe.
+    pub pdf: f32,
+    /// `wi` comes from a delta lobe (a perfect mirror or glass): MIS must not weight it, and
+    /// `f`/`pdf` evaluated at `wi` would not reproduce it.
+    pub specular: bool,
+}
+
+/// A BSDF in local shading space.
+///
+/// Conventions, shared by every implementation:
+/// - local shading space has the shading normal on +Z;
+/// - `wo` (towards the viewer) and `wi` (towards the light) are unit vectors pointing away
+///   from the surface;
+/// - `f` excludes the cosine factor: reflected radiance is `∫ f(wo, wi) Li(wi) |cos θi| dωi`;
+/// - pdfs are per unit solid angle of `wi`;
+/// - no method returns NaN or Inf, for any input.
+pub trait Bxdf {
+    /// The BSDF value for the pair `(wo, wi)`, per steradian.
+    fn f(&self, wo: Vec3, wi: Vec3) -> Vec3;
+    /// Draws `wi` given `wo`; `uc` picks a lobe and `u` the direction, all uniform in
+    /// `[0, 1)`. `None` when nothing is reflected that way (the drawn direction is below the
+    /// surface, or `f` is zero there); that outcome's probability is `1 − ∫ pdf`.
+    fn sample_f(&self, wo: Vec3, uc: f32, u: Vec2) -> Option<BsdfSample>;
+    /// The density, per steradian, with which [`Bxdf::sample_f`] draws `wi` given `wo`,
+    /// excluding delta lobes. Integrates to at most 1.
+    fn pdf(&self, wo: Vec3, wi: Vec3) -> f32;
+    /// `(f(wo, wi), pdf(wo, wi))` at once: what a light sample needs for MIS. Families
+    /// override it to share the work (the half vector, albedo lookups).
+    fn f_pdf(&self, wo: Vec3, wi: Vec3) -> (Vec3, f32) {
+        (self.f(wo, wi), self.pdf(wo, wi))
+    }
+}
+
+/// Every material family's BxDF: the closed set the integrator dispatches over.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Bxdfs {
+    /// The `plain` family.
+    Plain(Plain),
+}
+
+impl Bxdf for Bxdfs {
+    fn f(&self, wo: Vec3, wi: Vec3) -> Vec3 {
+        match self {
+            Bxdfs::Plain(b) => b.f(wo, wi),
+        }
+    }
+
+    fn sample_f(&self, wo: Vec3, uc: f32, u: Vec2) -> Option<BsdfSample> {
+        match self {
+            Bxdfs::Plain(b) => b.sample_f(wo, uc, u),
+        }
+    }
+
+    fn pdf(&self, wo: Vec3, wi: Vec3) -> f32 {
+        match self {
+            Bxdfs::Plain(b) => b.pdf(wo, wi),
+        }
+    }
+
+    fn f_pdf(&self, wo: Vec3, wi: Vec3) -> (Vec3, f32) {
+        match self {
+            Bxdfs::Plain(b) => b.f_pdf(wo, wi),
+        }
+    }
+}
+
+/// The least cosine between `wo` and the shading normal: a shading normal that `wo` is
+/// below, or nearly so (interpolated normals at silhouettes), is bent towards `wo` until this
+/// cosine is reached, so that such points are shaded rather than black.
+const SHADING_COS_MIN: f32 = 1e-2;
+
+/// A [`Bxdf`] in world space at one surface point.
+///
+/// Both sides of every surface reflect: the geometric normal is flipped to the viewer's side
+/// and the shading normal to the geometric normal's. Light from below the (flipped) geometric
+/// normal is never reflected, whatever the shading normal says, so nothing leaks through a
+/// surface. The integrator weights `f` by `|wi · shading_normal()|`.
+#[derive(Clone, Copy, Debug)]
+pub struct Bsdf {
+    /// Geometric normal on `wo`'s side.
+    ng: Vec3,
+    /// Shading frame; its `n` is on `ng`'s side.
+    frame: Frame,
+    /// The local BxDF.
+    bxdf: Bxdfs,
+}
+
+impl Bsdf {
+    /// `ng`: geometric normal, `ns`: shading normal (both unit, world), `wo`: towards the
+    /// viewer. Both sides of a surface reflect: the normals are flipped to `wo`'s side of
+    /// `ng`, and `ns` to `ng`'s side. A zero or non-finite `ns` is replaced by `ng`, and a
+    /// zero or non-finite `ng` by `ns` (by +Z if both are).
+    pub fn new(ng: Vec3, ns: Vec3, wo: Vec3, bxdf: Bxdfs) -> Bsdf {
+        let ng_ok = ng.normalize_or_zero();
+        let ns_ok = ns.normalize_or_zero();
+        let mut ng = if ng_ok != Vec3::ZERO {
+            ng_ok
+        } else if ns_ok != Vec3::ZERO {
+            ns_ok
+        } else {
+            Vec3::Z
+        };
+        let wo = wo.normalize_or_zero();
+        if ng.dot(wo) < 0.0 {
+            ng = -ng;
+        }
+        let mut ns = if ns_ok != Vec3::ZERO { ns_ok } else { ng };
+        if ns.dot(ng) < 0.0 {
+            ns = -ns;
+        }
+        // Bend: ns + t·wo with t chosen so the (unnormalised) cosine is SHADING_COS_MIN. It is
+        // continuous (t = 0 at the threshold) and stays on ng's side, as ns and wo both are.
+        let c = ns.dot(wo);
+        if c < SHADING_COS_MIN && wo != Vec3::ZERO {
+            ns = (ns + (SHADING_COS_MIN - c) * wo).normalize_or(ng);
+        }
+        Bsdf {
+            ng,
+            frame: Frame::from_normal(ns),
+            bxdf,
+        }
+    }
+
+    /// The geometric normal, flipped to the viewer's side.
+    pub fn geometric_normal(&self) -> Vec3 {
+        self.ng
+    }
+
+    /// The shading normal in use (flipped to the geometric normal's side, and bent if the
+    /// viewer was below it): the cosine factor of the rendering equation is taken against it.
+    pub fn shading_normal(&self) -> Vec3 {
+        self.frame.n
+    }
+
+    /// The local BxDF.
+    pub fn bxdf(&self) -> &Bxdfs {
+        &self.bxdf
+    }
+
+    /// The BSDF value, per steradian, cosine excluded; zero when `wi` is at or below the
+    /// (flipped) geometric normal's plane.
+    pub fn f(&self, wo: Vec3, wi: Vec3) -> Vec3 {
+        if !positive(wi.dot(self.ng)) {
+            return Vec3::ZERO;
+        }
+        self.bxdf
+            .f(self.frame.to_local(wo), self.frame.to_local(wi))
+    }
+
+    /// Draws a world-space `wi`; `None` when the drawn direction is not reflected (including
+    /// any at or below the geometric normal's plane).
+    pub fn sample_f(&self, wo: Vec3, uc: f32, u: Vec2) -> Option<BsdfSample> {
+        let s = self.bxdf.sample_f(self.frame.to_local(wo), uc, u)?;
+        let wi = self.frame.to_world(s.wi);
+        if !positive(wi.dot(self.ng)) {
+            return None;
+        }
+        Some(BsdfSample { wi, ..s })
+    }
+
+    /// `(f(wo, wi), pdf(wo, wi))` at once, at about the cost of one of them.
+    pub fn f_pdf(&self, wo: Vec3, wi: Vec3) -> (Vec3, f32) {
+        if !positive(wi.dot(self.ng)) {
+            return (Vec3::ZERO, 0.0);
+        }
+        self.bxdf
+            .f_pdf(self.frame.to_local(wo), self.frame.to_local(wi))
+    }
+
+    /// The density of [`Bsdf::sample_f`] returning `wi`, per steradian: zero at or below the
+    /// geometric normal's plane, where it never returns one.
+    pub fn pdf(&self, wo: Vec3, wi: Vec3) -> f32 {
+        if !positive(wi.dot(self.ng)) {
+            return 0.0;
+        }
+        self.bxdf
+            .pdf(self.frame.to_local(wo), self.frame.to_local(wi))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::testutil::{chi2_test, Rng};
+    use super::*;
+
+    fn plastic() -> Bxdfs {
+        Bxdfs::Plain(Plain::new(Vec3::new(0.8, 0.5, 0.2), 0.4, 0.0, 0.04))
+    }
+
+    #[test]
+    fn matches_the_local_bxdf_in_a_rotated_frame() {
+        let mut rng = Rng::new(21);
+        for _ in 0..2000 {
+            let n = rng.sphere_dir();
+            let frame = Frame::from_normal(n);
+            // Views within SHADING_COS_MIN of the horizon are bent; keep clear of them here.
+            let (lo, li) = (rng.upper_dir(), rng.upper_dir());
+            if lo.z < 2.0 * SHADING_COS_MIN {
+                continue;
+            }
+            let (wo, wi) = (frame.to_world(lo), frame.to_world(li));
+            let bsdf = Bsdf::new(n, n, wo, plastic());
+            let (a, b) = (bsdf.f(wo, wi), plastic().f(lo, li));
+            assert!(
+                (a - b).abs().max_element() <= 1e-4 * b.max_element().max(1e-6),
+                "{a} vs {b}"
+            );
+            let (pa, pb) = (bsdf.pdf(wo, wi), plastic().pdf(lo, li));
+            assert!((pa - pb).abs() <= 1e-4 * pb.max(1e-6));
+        }
+    }
+
+    #[test]
+    fn both_sides_reflect_and_nothing_leaks_through() {
+        let ng = Vec3::Z;
+        let below = Vec3::new(0.3, 0.1, -0.9).normalize();
+        let below_too = Vec3::new(-0.4, 0.2, -0.7).normalize();
+        let above = Vec3::new(0.2, -0.3, 0.8).normalize();
+        // Viewed from below: the surface reflects into the lower half and nothing from above.
+        let bsdf = Bsdf::new(ng, ng, below, plastic());
+        assert_eq!(bsdf.geometric_normal(), -Vec3::Z);
+        assert_eq!(bsdf.shading_normal(), -Vec3::Z);
+        let from_below = bsdf.f(below, below_too);
+        let mirrored = Bsdf::new(ng, ng, -below, plastic()).f(-below, -below_too);
+        assert!(from_below.max_element() > 0.0);
+        assert!((from_below - mirrored).abs().max_element() < 1e-6 * mirrored.max_element());
+        assert_eq!(bsdf.f(below, above), Vec3::ZERO);
+        assert_eq!(bsdf.pdf(below, above), 0.0);
+        // A shading normal given on the far side is flipped too.
+        let flipped = Bsdf::new(ng, -ng, above, plastic());
+        assert_eq!(flipped.shading_normal(), Vec3::Z);
+        assert!(flipped.f(above, Vec3::new(0.0, 0.6, 0.8)).max_element() > 0.0);
+    }
+
+    #[test]
+    fn tilted_shading_normal_never_reflects_from_below_the_geometry() {
+        // The shading normal leans 60° from the geometric one: some directions are above the
+        // shading hemisphere but below the surface, and must get nothing.
+        let ng = Vec3::Z;
+        let ns = Vec3::new(0.866, 0.0, 0.5);
+        let wo = Vec3::new(0.5, 0.0, 0.866);
+        let bsdf = Bsdf::new(ng, ns, wo, plastic());
+        let leak = Vec3::new(0.9, 0.0, -0.1).normalize();
+        assert!(leak.dot(bsdf.shading_normal()) > 0.0);
+        assert_eq!(bsdf.f(wo, leak), Vec3::ZERO);
+        assert_eq!(bsdf.pdf(wo, leak), 0.0);
+        let mut rng = Rng::new(4);
+        let mut kept = 0;
+        for _ in 0..100_000 {
+            if let Some(s) = bsdf.sample_f(wo, rng.f32(), rng.vec2()) {
+                assert!(s.wi.dot(ng) > 0.0 && s.f.is_finite() && s.pdf.is_finite());
+                // Equal up to the rounding of a local→world→local round trip.
+                let (f, pdf) = (bsdf.f(wo, s.wi), bsdf.pdf(wo, s.wi));
+                assert_eq!(bsdf.f_pdf(wo, s.wi), (f, pdf));
+                assert!(
+                    (s.f - f).abs().max_element() <= 1e-4 * f.max_element(),
+                    "{} vs {f}",
+                    s.f
+                );
+                assert!((s.pdf - pdf).abs() <= 1e-4 * pdf, "{} vs {pdf}", s.pdf);
+                kept += 1;
+            }
+        }
+        assert!(kept > 50_000, "{kept}");
+    }
+
+    #[test]
+    fn viewer_below_the_shading_normal_is_bent_not_black() {
+        let ng = Vec3::Z;
+        let ns = Vec3::new(0.6, 0.0, 0.8);
+        // Perpendicular to ns, then pushed below it; still above ng.
+        let wo = (Vec3::new(-0.8, 0.0, 0.6) - 0.05 * ns).normalize();
+        assert!(wo.dot(ns) < 0.0 && wo.dot(ng) > 0.0);
+        let bsdf = Bsdf::new(ng, ns, wo, plastic());
+        let c = wo.dot(bsdf.shading_normal());
+        // δ/|ns + t·wo|, and |ns + t·wo| ≥ √(1 − c²) is close to 1 here.
+        assert!(
+            c > 0.5 * SHADING_COS_MIN && c <= 1.1 * SHADING_COS_MIN,
+            "{c}"
+        );
+        assert!(bsdf.shading_normal().dot(ng) > 0.0);
+        assert!(bsdf.f(wo, Vec3::Z).max_element() > 0.0);
+    }
+
+    #[test]
+    fn degenerate_normals_and_directions_stay_finite() {
+        let bad = [
+            Vec3::ZERO,
+            Vec3::NAN,
+            Vec3::INFINITY,
+            Vec3::new(1e-30, 0.0, 0.0),
+            Vec3::Z,
+            -Vec3::X,
+        ];
+        let mut rng = Rng::new(8);
+        for &ng in &bad {
+            for &ns in &bad {
+                for &wo in &bad {
+                    let bsdf = Bsdf::new(ng, ns, wo, plastic());
+                    assert!(
+                        bsdf.shading_normal().is_finite() && bsdf.geometric_normal().is_finite()
+                    );
+                    for &wi in &bad {
+                        assert!(bsdf.f(wo, wi).is_finite() && bsdf.pdf(wo, wi).is_finite());
+                    }
+                    for _ in 0..16 {
+                        if let Some(s) = bsdf.sample_f(wo, rng.f32(), rng.vec2()) {
+                            assert!(s.wi.is_finite() && s.f.is_finite() && s.pdf.is_finite());
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn world_sampling_passes_chi2_with_a_tilted_shading_normal() {
+        // The wrapper's cut at the geometric normal must show in both the samples and the pdf.
+        let ng = Vec3::Z;
+        let ns = Vec3::new(0.5, 0.0, 0.866);
+        let wo = Vec3::new(-0.3, 0.4, 0.866).normalize();
+        let configs = [
+            Bxdfs::Plain(Plain::new(Vec3::splat(0.6), 0.5, 0.0, 0.04)),
+            Bxdfs::Plain(Plain::new(Vec3::new(0.95, 0.64, 0.54), 0.4, 1.0, 0.04)),
+        ];
+        for (i, b) in configs.into_iter().enumerate() {
+            let bsdf = Bsdf::new(ng, ns, wo, b);
+            let integral = chi2_test(
+                &format!("world {i}"),
+                |u, uc| bsdf.sample_f(wo, uc, u).map(|s| s.wi),
+                |wi| bsdf.pdf(wo, wi) as f64,
+                400_000,
+                2,
+                40 + i as u64,
+            );
+            assert!(integral < 1.0, "{integral}");
+        }
+    }
+}

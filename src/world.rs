@@ -1,0 +1,740 @@
+//! The render-ready scene: meshes kept once, instances with their world transforms and
+//! material tables, lights with a sampler over them, the sky and the camera.
+//!
+//! Built from a resolved [`Scene`]; everything a bake reads during tracing lives here, so the
+//! integrator never looks back at the scene or the files.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use glam::{Mat3, Mat4, Vec2, Vec3};
+
+use crate::accel::{Accel, Instance, TriangleMesh};
+use crate::assets::{self, MeshAsset};
+use crate::camera::Camera;
+use crate::lights::{luminance, Distribution1D, Light, SkyMap};
+use crate::materials::{Bxdfs, Plain};
+use crate::scene::{
+    self, Diagnostic, Family, Location, Scene, Severity, Shadow, SkyKind, SunModel,
+};
+
+/// Ray masks: what a ray can see.
+pub mod mask {
+    /// Seen by camera rays: objects with `shadow = "cast"` or `"none"`.
+    pub const DRAWN: u32 = 1;
+    /// Blocks light and is met by rays after the first bounce: `"cast"` and `"only"`.
+    pub const CASTS: u32 = 2;
+}
+
+/// Shading data of one mesh, parallel to the accel's [`TriangleMesh`].
+#[derive(Clone, Debug, Default)]
+pub struct MeshShading {
+    /// Object-space unit vertex normals.
+    pub normals: Vec<Vec3>,
+    /// Texture coordinates.
+    pub uvs: Vec<Vec2>,
+}
+
+/// Per instance: how to shade what a ray meets.
+#[derive(Clone, Debug)]
+pub struct InstanceInfo {
+    /// Index into [`World::materials`].
+    pub material: u32,
+    /// Object-to-world matrix for normals (inverse transpose).
+    pub normal_matrix: Mat3,
+    /// +1, or −1 where the transform mirrors (its determinant is negative), to keep front faces.
+    pub orientation: f32,
+    /// Emissive faces emit on both sides.
+    pub two_sided: bool,
+    /// Index of the light of this instance's triangle 0, when it emits.
+    pub first_light: Option<u32>,
+    /// Index into [`World::objects`].
+    pub object: u32,
+}
+
+/// A material as the integrator uses it.
+#[derive(Clone, Debug)]
+pub struct MaterialDef {
+    /// Key in its library, or `(default)`.
+    pub key: String,
+    /// The scattering model.
+    pub bxdf: Bxdfs,
+    /// Radiance leaving the front face, W·m⁻²·sr⁻¹.
+    pub emission: Vec3,
+}
+
+/// What a bake notes about a scene it can read but does not fully draw.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Capability {
+    /// What is not drawn, in the format's words, e.g. `[haze]`.
+    pub what: String,
+    /// The message, e.g. "[haze] is not rendered yet".
+    pub message: String,
+    /// Where it was first written.
+    pub at: Location,
+    /// How many places hold it.
+    pub count: usize,
+}
+
+/// The render-ready scene.
+pub struct World {
+    /// Triangles and the BVH over the static, drawn and shadow-casting objects.
+    pub accel: Accel,
+    /// Per accel mesh.
+    pub shading: Vec<MeshShading>,
+    /// Per accel instance.
+    pub instances: Vec<InstanceInfo>,
+    /// The materials instances point at.
+    pub materials: Vec<MaterialDef>,
+    /// Every light.
+    pub lights: Vec<Light>,
+    /// Chooses a light for next-event estimation, by power.
+    pub light_choice: Distribution1D,
+    /// Indices of sphere lights other rays can hit.
+    pub spheres: Vec<u32>,
+    /// Indices of lights at infinity (sky, sun disk) an escaping ray sees.
+    pub infinite: Vec<u32>,
+    /// The camera.
+    pub camera: Camera,
+    /// Object keys by index, and whether each is in the plate.
+    pub objects: Vec<ObjectRecord>,
+    /// Notes on what the scene holds that this version does not draw.
+    pub capabilities: Vec<Capability>,
+    /// Loader warnings (glTF content).
+    pub asset_warnings: Vec<String>,
+    /// Every asset file read, relative to the root.
+    pub asset_files: Vec<PathBuf>,
+}
+
+/// One object, as the manifest lists it.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct ObjectRecord {
+    /// Its key.
+    pub key: String,
+    /// Its id.
+    pub id: Option<String>,
+    /// Left out of the plate (dynamic).
+    pub dynamic: bool,
+    /// Not drawn.
+    pub hidden: bool,
+    /// Its shadow mode.
+    pub shadow: Shadow,
+    /// Triangles it places.
+    pub triangles: usize,
+}
+
+/// The schema paths a bake draws; any other key the scene holds is named in a capability note.
+const DRAWN: &[&str] = &[
+    "format",
+    "materials",
+    "fallback",
+    "mesh",
+    "mesh.id",
+    "mesh.file",
+    "mesh.node",
+    "mesh.nodes",
+    "mesh.nodes.material",
+    "mesh.nodes.hidden",
+    "mesh.nodes.shadow",
+    "mesh.nodes.two_sided",
+    "mesh.authoring",
+    "object",
+    "object.id",
+    "object.name",
+    "object.mesh",
+    "object.at",
+    "object.rotate",
+    "object.scale",
+    "object.parent",
+    "object.material",
+    "object.materials",
+    "object.shadow",
+    "object.two_sided",
+    "object.hidden",
+    "object.dynamic",
+    "object.pick",
+    "object.authoring",
+    "light",
+    "light.id",
+    "light.name",
+    "light.position",
+    "light.color",
+    "light.intensity",
+    "light.radius",
+    "light.range",
+    "light.shadow",
+    "light.authoring",
+    "emitter",
+    "emitter.id",
+    "emitter.name",
+    "emitter.position",
+    "emitter.radius",
+    "emitter.color",
+    "emitter.intensity",
+    "emitter.authoring",
+    "camera",
+    "camera.projection",
+    "camera.at",
+    "camera.look_at",
+    "camera.up",
+    "camera.fov",
+    "camera.focal",
+    "camera.sensor",
+    "camera.height",
+    "camera.near",
+    "camera.far",
+    "camera.shift",
+    "camera.fstop",
+    "camera.focus",
+    "sun",
+    "sun.model",
+    "sun.toward",
+    "sun.color",
+    "sun.irradiance",
+    "sun.radius",
+    "sun.reference_hour",
+    "sun.hour",
+    "sun.day",
+    "sun.latitude",
+    "sun.heading",
+    "sky",
+    "sky.kind",
+    "sky.path",
+    "sky.intensity",
+    "sky.rotation_deg",
+    "plates",
+    "plates.dir",
+    "authoring",
+    "project",
+    "project.name",
+    "project.scene",
+    "project.ignore",
+    "tunables",
+    "layers",
+    "materials.id",
+    "materials.family",
+    "materials.base",
+    "materials.roughness",
+    "materials.metalness",
+    "materials.specular",
+    "materials.emission",
+    "materials.authoring",
+    // Movers, rigs, physics, sounds and play-mode tables only make objects dynamic or belong
+    // to play mode; a plate has nothing to draw for them.
+    "mover",
+    "rig",
+    "physics",
+    "sound",
+    "object.body",
+    "object.character",
+    "object.trigger",
+    "object.animation",
+    "object.face_camera",
+];
+
+/// Schema paths whose own children are all covered by the parent's entry above.
+const DRAWN_PREFIXES: &[&str] = &[
+    "mover.",
+    "rig.",
+    "physics.",
+    "sound.",
+    "tunables.",
+    "layers.",
+    "authoring.",
+    "object.body.",
+    "object.character.",
+    "object.trigger.",
+    "object.animation.",
+    "project.",
+    "object.authoring.",
+    "mesh.authoring.",
+    "light.authoring.",
+    "emitter.authoring.",
+    "materials.authoring.",
+];
+
+/// A failure to build the world: always about the input.
+#[derive(Debug)]
+pub struct WorldError(pub Vec<Diagnostic>);
+
+fn diag(at: &Location, code: &'static str, key: String, message: String) -> Diagnostic {
+    Diagnostic {
+        file: at.file.clone(),
+        line: at.line.max(1),
+        column: at.column.max(1),
+        end_line: at.line.max(1),
+        end_column: at.column.max(1) + 1,
+        severity: Severity::Error,
+        code,
+        key,
+        message,
+        related: Vec::new(),
+    }
+}
+
+fn rgb(c: [f32; 3]) -> Vec3 {
+    Vec3::from(c.map(|v| if v.is_finite() { v.max(0.0) } else { 0.0 }))
+}
+
+impl World {
+    /// Builds the world for an image of `size` pixels.
+    pub fn build(scene: &Scene, size: [u32; 2]) -> Result<World, WorldError> {
+        let mut errors = Vec::new();
+        let mut capabilities = capability_notes(scene);
+
+        // Materials: every library entry, plus the default plain material at the end.
+        let mut materials: Vec<MaterialDef> = Vec::new();
+        let mut material_index: HashMap<&str, u32> = HashMap::new();
+        for m in &scene.materials {
+            material_index.insert(m.key.as_str(), materials.len() as u32);
+            materials.push(material_def(m));
+        }
+        let default_material = materials.len() as u32;
+        materials.push(material_def(&scene::Material {
+            key: "(default)".into(),
+            ..Default::default()
+        }));
+
+        // World transforms, following parents.
+        let object_index: HashMap<&str, usize> = scene
+            .objects
+            .iter()
+            .enumerate()
+            .map(|(i, o)| (o.key.as_str(), i))
+            .collect();
+        let world_of = |i: usize| -> Mat4 {
+            let mut m = Mat4::IDENTITY;
+            let mut cur = Some(i);
+            // The reader refuses parent cycles; the bound keeps a hand-built scene from looping.
+            for _ in 0..=scene.objects.len() {
+                let Some(c) = cur else { break };
+                let o = &scene.objects[c];
+                m = crate::geometry::model_matrix(o.at, o.rotate, o.scale) * m;
+                cur = o
+                    .parent
+                    .as_deref()
+                    .and_then(|p| object_index.get(p).copied());
+            }
+            m
+        };
+
+        // Meshes: each (file, node) loaded once.
+        let mut loaded: HashMap<(PathBuf, Option<String>), Result<usize, ()>> = HashMap::new();
+        let mut assets_list: Vec<MeshAsset> = Vec::new();
+        let mut asset_warnings = Vec::new();
+        let mut asset_files: Vec<PathBuf> = Vec::new();
+        let mesh_by_key: HashMap<&str, &scene::Mesh> =
+            scene.meshes.iter().map(|m| (m.key.as_str(), m)).collect();
+
+        let mut tri_meshes: Vec<TriangleMesh> = Vec::new();
+        let mut shading: Vec<MeshShading> = Vec::new();
+        // (asset, geometry) → accel mesh index.
+        let mut geometry_mesh: HashMap<(usize, usize), u32> = HashMap::new();
+        let mut instances: Vec<Instance> = Vec::new();
+        let mut infos: Vec<InstanceInfo> = Vec::new();
+        let mut objects: Vec<ObjectRecord> = Vec::new();
+        let mut emissive: Vec<usize> = Vec::new();
+
+        for (oi, o) in scene.objects.iter().enumerate() {
+            let mut record = ObjectRecord {
+                key: o.key.clone(),
+                id: o.id.clone(),
+                dynamic: o.dynamic,
+                hidden: o.hidden,
+                shadow: o.shadow,
+                triangles: 0,
+            };
+            let in_plate = !o.dynamic && !o.hidden;
+            let Some(mesh) = mesh_by_key.get(o.mesh.as_str()) else {
+                errors.push(diag(
+                    &o.at_loc,
+                    "bad-reference",
+                    format!("object.{}.mesh", o.key),
+                    format!("no mesh named {:?}", o.mesh),
+                ));
+                continue;
+            };
+            let world = world_of(oi);
+            let det = world.determinant();
+            if !det.is_finite() || det.abs() < 1e-12 {
+                errors.push(diag(&o.at_loc, "bad-value", format!("object.{}.scale", o.key),
+                    format!("object {:?} has a transform that flattens it (determinant {det}): a zero scale, on it or a parent, cannot be drawn", o.key)));
+                continue;
+            }
+            if !in_plate {
+                objects.push(record);
+                continue;
+            }
+            let cache_key = (mesh.file.clone(), mesh.node.clone());
+            let asset = match loaded.get(&cache_key) {
+                Some(r) => *r,
+                None => {
+                    let path = scene.root.join(&mesh.file);
+                    let r = match assets::load_gltf(&path, mesh.node.as_deref()) {
+                        Ok(a) => {
+                            for w in &a.warnings {
+                                asset_warnings.push(format!("{}: {w}", mesh.file.display()));
+                            }
+                            assets_list.push(a);
+                            if !asset_files.contains(&mesh.file) {
+                                asset_files.push(mesh.file.clone());
+                            }
+                            Ok(assets_list.len() - 1)
+                        }
+                        Err(e) => {
+                            errors.push(diag(
+                                &mesh.at,
+                                "missing-file",
+                                format!("mesh.{}.file", mesh.key),
+                                format!("cannot load {}: {}", mesh.file.display(), e.message),
+                            ));
+                            Err(())
+                        }
+                    };
+                    loaded.insert(cache_key, r);
+                    r
+                }
+            };
+            let Ok(asset) = asset else { continue };
+            let a = &assets_list[asset];
+            for part in &a.parts {
+                let node_override = part
+                    .node_path
+                    .iter()
+                    .rev()
+                    .find_map(|n| mesh.nodes.iter().find(|no| &no.node == n));
+                if node_override.is_some_and(|n| n.hidden) {
+                    continue;
+                }
+                let shadow = node_override.and_then(|n| n.shadow).unwrap_or(o.shadow);
+                let two_sided = node_override
+                    .and_then(|n| n.two_sided)
+                    .unwrap_or(o.two_sided);
+                let geom = &a.geometries[part.geometry];
+                // The order of the issue: the object's per-node materials, its material, the
+                // mesh's node override, then the glTF material's name, its name before the
+                // first '.', fallback, and the default plain material.
+                let by_node = part.node_path.iter().rev().find_map(|n| {
+                    o.materials
+                        .iter()
+                        .find(|(node, _)| node == n)
+                        .map(|(_, m)| m.as_str())
+                });
+                let gltf_name = part.material.as_deref();
+                let material = by_node
+                    .or(o.material.as_deref())
+                    .or(node_override.and_then(|n| n.material.as_deref()))
+                    .and_then(|k| material_index.get(k).copied())
+                    .or_else(|| gltf_name.and_then(|n| material_index.get(n).copied()))
+                    .or_else(|| {
+                        gltf_name
+                            .and_then(|n| n.split_once('.'))
+                            .and_then(|(stem, _)| material_index.get(stem).copied())
+                    })
+                    .or_else(|| {
+                        scene
+                            .fallback
+                            .as_deref()
+                            .and_then(|f| material_index.get(f).copied())
+                    })
+                    .unwrap_or(default_material);
+                let mesh_index =
+                    *geometry_mesh
+                        .entry((asset, part.geometry))
+                        .or_insert_with(|| {
+                            tri_meshes.push(TriangleMesh {
+                                positions: geom.positions.clone(),
+                                indices: geom.indices.clone(),
+                            });
+                            shading.push(MeshShading {
+                                normals: geom.normals.clone(),
+                                uvs: geom.uvs.clone(),
+                            });
+                            (tri_meshes.len() - 1) as u32
+                        });
+                let xf = world * part.transform;
+                let d = xf.determinant();
+                if !d.is_finite() || d.abs() < 1e-12 {
+                    continue;
+                }
+                let m = match shadow {
+                    Shadow::Cast => mask::DRAWN | mask::CASTS,
+                    Shadow::Only => mask::CASTS,
+                    Shadow::None => mask::DRAWN,
+                };
+                record.triangles += geom.indices.len();
+                let emits = luminance(materials[material as usize].emission) > 0.0
+                    && shadow != Shadow::Only;
+                if emits {
+                    emissive.push(instances.len());
+                }
+                instances.push(Instance {
+                    mesh: mesh_index,
+                    world_from_object: xf,
+                    mask: m,
+                });
+                infos.push(InstanceInfo {
+                    material,
+                    normal_matrix: Mat3::from_mat4(xf).inverse().transpose(),
+                    orientation: d.signum(),
+                    two_sided,
+                    first_light: None,
+                    object: objects.len() as u32,
+                });
+            }
+            objects.push(record);
+        }
+
+        if !errors.is_empty() {
+            return Err(WorldError(errors));
+        }
+
+        // Lights: emissive triangles first (instances point at them), then the rest.
+        let mut lights: Vec<Light> = Vec::new();
+        for &ii in &emissive {
+            let inst = &instances[ii];
+            let mesh = &tri_meshes[inst.mesh as usize];
+            let info = &mut infos[ii];
+            info.first_light = Some(lights.len() as u32);
+            let radiance = materials[info.material as usize].emission;
+            for tri in &mesh.indices {
+                let p = tri.map(|v| {
+                    inst.world_from_object
+                        .transform_point3(mesh.positions[v as usize])
+                });
+                let c = (p[1] - p[0]).cross(p[2] - p[0]) * info.orientation;
+                let area = 0.5 * c.length();
+                lights.push(Light::Triangle {
+                    p,
+                    n: c.normalize_or_zero(),
+                    area,
+                    radiance,
+                    two_sided: info.two_sided,
+                });
+            }
+        }
+        let mut spheres = Vec::new();
+        for l in &scene.lights {
+            let i = rgb(l.color) * l.intensity.max(0.0);
+            if l.radius > 0.0 {
+                if l.shadow {
+                    spheres.push(lights.len() as u32);
+                }
+                lights.push(Light::Sphere {
+                    center: Vec3::from(l.position),
+                    radius: l.radius,
+                    radiance: i / (std::f32::consts::PI * l.radius * l.radius),
+                    casts: l.shadow,
+                });
+            } else {
+                lights.push(Light::Point {
+                    position: Vec3::from(l.position),
+                    intensity: i,
+                    casts: l.shadow,
+                });
+            }
+        }
+        for e in &scene.emitters {
+            spheres.push(lights.len() as u32);
+            let r = e.radius.max(1e-6);
+            lights.push(Light::Sphere {
+                center: Vec3::from(e.position),
+                radius: r,
+                radiance: rgb(e.color) * e.intensity.max(0.0) / (std::f32::consts::PI * r * r),
+                casts: true,
+            });
+        }
+        let mut infinite = Vec::new();
+        if let Some(sun) = &scene.sun {
+            if sun.model == SunModel::Authored {
+                let toward =
+                    Vec3::from(sun.toward.unwrap_or([0.0, 1.0, 0.0])).normalize_or(Vec3::Y);
+                let e = rgb(sun.color) * sun.irradiance.unwrap_or(0.0).max(0.0);
+                let cos_max = sun.radius.clamp(0.0, 10.0).to_radians().cos();
+                if cos_max < 1.0 {
+                    infinite.push(lights.len() as u32);
+                }
+                lights.push(Light::Sun {
+                    toward,
+                    irradiance: e,
+                    cos_max,
+                });
+            }
+        }
+        if let Some(sky) = &scene.sky {
+            if sky.kind == SkyKind::Hdr {
+                if let Some(path) = &sky.path {
+                    match assets::load_hdr(&scene.root.join(path)) {
+                        Ok(map) => {
+                            infinite.push(lights.len() as u32);
+                            lights.push(Light::Sky(Box::new(SkyMap::new(
+                                map.width as usize,
+                                map.height as usize,
+                                &map.texels,
+                                sky.intensity.max(0.0),
+                                sky.rotation_deg,
+                            ))));
+                            asset_files.push(path.clone());
+                        }
+                        Err(e) => {
+                            return Err(WorldError(vec![diag(
+                                &Location {
+                                    file: scene.file.clone(),
+                                    line: 1,
+                                    column: 1,
+                                },
+                                "missing-file",
+                                "sky.path".into(),
+                                format!("cannot load {}: {}", path.display(), e.message),
+                            )]));
+                        }
+                    }
+                }
+            }
+        }
+
+        let accel = Accel::build(tri_meshes, instances);
+        let (lo, hi) = accel.bounds();
+        let radius = (0.5 * (hi - lo).length()).max(1e-3);
+        let radius = if radius.is_finite() { radius } else { 1.0 };
+        let powers: Vec<f32> = lights.iter().map(|l| l.power(radius)).collect();
+        let light_choice = Distribution1D::new(&powers);
+        if lights.is_empty() {
+            capabilities.push(Capability {
+                what: "lights".into(),
+                message:
+                    "the scene has no light, sun, sky or emissive material: the plate is black"
+                        .into(),
+                at: Location {
+                    file: scene.file.clone(),
+                    line: 1,
+                    column: 1,
+                },
+                count: 1,
+            });
+        }
+
+        let camera = Camera::new(&scene.camera.clone().unwrap_or_default(), size);
+        Ok(World {
+            accel,
+            shading,
+            instances: infos,
+            materials,
+            lights,
+            light_choice,
+            spheres,
+            infinite,
+            camera,
+            objects,
+            capabilities: {
+                capabilities.sort_by(|a, b| a.what.cmp(&b.what));
+                capabilities
+            },
+            asset_warnings,
+            asset_files,
+        })
+    }
+}
+
+fn material_def(m: &scene::Material) -> MaterialDef {
+    MaterialDef {
+        key: m.key.clone(),
+        bxdf: Bxdfs::Plain(Plain::new(
+            Vec3::from(m.base),
+            m.roughness,
+            m.metalness,
+            m.specular,
+        )),
+        emission: rgb(m.emission),
+    }
+}
+
+/// Names every table, key and value the scene holds that this version does not draw.
+fn capability_notes(scene: &Scene) -> Vec<Capability> {
+    let mut notes: Vec<Capability> = Vec::new();
+    let mut add = |what: String, message: String, at: &Location| {
+        if let Some(n) = notes.iter_mut().find(|n| n.what == what) {
+            n.count += 1;
+        } else {
+            notes.push(Capability {
+                what,
+                message,
+                at: at.clone(),
+                count: 1,
+            });
+        }
+    };
+    for p in &scene.present {
+        let drawn = DRAWN.contains(&p.path.as_str())
+            || DRAWN_PREFIXES.iter().any(|pre| p.path.starts_with(pre));
+        // Another sky kind's keys are covered by the note on the kind itself.
+        let other_sky = p.path.starts_with("sky.")
+            && scene.sky.as_ref().is_some_and(|s| s.kind != SkyKind::Hdr);
+        if drawn || other_sky {
+            continue;
+        }
+        let message = match p.path.as_str() {
+            "include" => {
+                "include is not resolved yet: the included files' entries are not drawn".to_string()
+            }
+            "object.prefab" | "object.set" => {
+                "prefab placements are not resolved yet: placed prefabs are not drawn".to_string()
+            }
+            "tiles" => {
+                "[[tiles]] layers are not resolved yet: their cells are not drawn".to_string()
+            }
+            path if !path.contains('.') => format!("[{path}] is not rendered yet"),
+            path => format!("{path} is not rendered yet"),
+        };
+        add(p.path.clone(), message, &p.at);
+    }
+    let scene_at = Location {
+        file: scene.file.clone(),
+        line: 1,
+        column: 1,
+    };
+    for m in &scene.materials {
+        if m.family != Family::Plain {
+            add(
+                format!("family {}", m.family.name()),
+                format!(
+                    "family {:?} renders as plain until the materials work",
+                    m.family.name()
+                ),
+                &m.at,
+            );
+        }
+    }
+    if let Some(sun) = &scene.sun {
+        if sun.model == SunModel::Daylight {
+            add(
+                "sun.model daylight".into(),
+                "[sun] model = \"daylight\" is not rendered yet: the sun is dark".into(),
+                &scene_at,
+            );
+        } else if (sun.hour - sun.reference_hour).abs() > 1e-6 {
+            add("sun.hour".into(), "[sun] hour away from reference_hour is not rendered yet: the sun is drawn as authored".into(), &scene_at);
+        }
+    }
+    if let Some(sky) = &scene.sky {
+        if sky.kind != SkyKind::Hdr {
+            let kind = match sky.kind {
+                SkyKind::Analytic => "analytic",
+                SkyKind::Room => "room",
+                SkyKind::Mix => "mix",
+                SkyKind::Hdr => "hdr",
+            };
+            add(
+                format!("sky.kind {kind}"),
+                format!("[sky] kind = {kind:?} is not rendered yet: the sky is black"),
+                &scene_at,
+            );
+        }
+    }
+    notes
+}
+
+/// The scene file's folder, for messages.
+pub fn display_root(root: &Path) -> String {
+    root.display().to_string()
+}

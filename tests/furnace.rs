@@ -1,0 +1,149 @@
+//! White furnace: under a uniform sky of radiance 1, a closed convex object of albedo 1 must
+//! look exactly like the sky (radiance 1), and no material may ever look brighter.
+
+use std::path::PathBuf;
+
+use pfx_bake::film::{self, NoProgress};
+use pfx_bake::integrator::Settings;
+use pfx_bake::scene::{self, Scene, Sky, SkyKind};
+use pfx_bake::world::World;
+
+fn furnace_scene(
+    dir: &std::path::Path,
+    base: f32,
+    roughness: f32,
+    metalness: f32,
+    specular: f32,
+) -> Scene {
+    // A 4×2 sky of radiance exactly 1 (1.0 is exact in RGBE).
+    let hdr = dir.join("white.hdr");
+    let file = std::fs::File::create(&hdr).unwrap();
+    let px = vec![image::Rgb([1.0f32, 1.0, 1.0]); 8];
+    image::codecs::hdr::HdrEncoder::new(file)
+        .encode(&px, 4, 2)
+        .unwrap();
+    let boxfile = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/gltf/Box/Box.glb");
+    Scene {
+        root: dir.to_path_buf(),
+        file: "furnace.scene.toml".into(),
+        meshes: vec![scene::Mesh {
+            key: "box".into(),
+            file: boxfile,
+            ..Default::default()
+        }],
+        objects: vec![scene::Object {
+            key: "box".into(),
+            mesh: "box".into(),
+            rotate: [30.0, 40.0, 0.0],
+            scale: [1.0; 3],
+            material: Some("white".into()),
+            alpha_cutoff: 0.5,
+            pick: 1,
+            ..Default::default()
+        }],
+        materials: vec![scene::Material {
+            key: "white".into(),
+            base: [base; 3],
+            roughness,
+            metalness,
+            specular,
+            ..Default::default()
+        }],
+        camera: Some(scene::Camera {
+            at: [0.0, 0.0, 3.0],
+            fov: 30.0,
+            ..Default::default()
+        }),
+        sky: Some(Sky {
+            kind: SkyKind::Hdr,
+            path: Some(hdr),
+            rotation_deg: 0.0,
+            intensity: 1.0,
+        }),
+        ..Default::default()
+    }
+}
+
+/// Mean radiance over the pixels fully covered by the box, and the largest pixel value.
+fn render_box(base: f32, roughness: f32, metalness: f32, specular: f32, spp: u32) -> (f64, f32) {
+    let dir = tempfile::tempdir().unwrap();
+    let scene = furnace_scene(dir.path(), base, roughness, metalness, specular);
+    let world = World::build(&scene, [48, 48]).unwrap_or_else(|e| panic!("{:#?}", e.0));
+    let image = film::render(
+        &world,
+        &Settings {
+            spp,
+            seed: 3,
+            ..Settings::default()
+        },
+        &NoProgress,
+    );
+    let mut sum = 0.0f64;
+    let mut n = 0;
+    let mut max = 0.0f32;
+    for (c, a) in image.radiance.iter().zip(&image.coverage) {
+        if *a == 1.0 {
+            sum += (c.x + c.y + c.z) as f64 / 3.0;
+            max = max.max(c.max_element());
+            n += 1;
+        }
+    }
+    assert!(n > 200, "the box covers too few pixels: {n}");
+    (sum / n as f64, max)
+}
+
+#[test]
+fn lambertian_white_is_invisible_in_the_furnace() {
+    let (mean, max) = render_box(1.0, 1.0, 0.0, 0.0, 64);
+    eprintln!("plain albedo 1, specular 0: mean {mean:.5}, max pixel {max:.4}");
+    assert!((mean - 1.0).abs() < 0.01, "mean {mean}");
+    assert!(max < 1.05, "a pixel reached {max}");
+}
+
+#[test]
+fn glossy_and_metal_never_gain_energy() {
+    eprintln!("roughness | plain specular 0.04 | white metal   (mean radiance; 1 is lossless)");
+    for r in [0.05f32, 0.1, 0.25, 0.5, 0.75, 1.0] {
+        let (plain, _) = render_box(1.0, r, 0.0, 0.04, 32);
+        let (metal, _) = render_box(1.0, r, 1.0, 0.04, 32);
+        eprintln!("{r:9.2} | {plain:19.4} | {metal:.4}");
+        assert!(plain <= 1.005, "plain specular 0.04 roughness {r}: {plain}");
+        assert!(metal <= 1.005, "white metal roughness {r}: {metal}");
+    }
+}
+
+/// Inside a closed box whose walls have albedo a and emit Le on both faces, every ray sees
+/// Le·(1 + a + a² + … ) = Le / (1 − a): multiple bounces, area-light sampling and MIS together.
+#[test]
+fn closed_emissive_box_sums_every_bounce() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut scene = furnace_scene(dir.path(), 0.5, 1.0, 0.0, 0.0);
+    scene.sky = None;
+    scene.materials[0].emission = [1.0, 1.0, 1.0];
+    scene.objects[0].two_sided = true;
+    scene.objects[0].scale = [4.0; 3];
+    scene.camera = Some(scene::Camera {
+        at: [0.0, 0.0, 0.0],
+        look_at: [0.0, 0.3, -1.0],
+        fov: 70.0,
+        ..Default::default()
+    });
+    let world = World::build(&scene, [24, 24]).unwrap_or_else(|e| panic!("{:#?}", e.0));
+    let image = film::render(
+        &world,
+        &Settings {
+            spp: 64,
+            seed: 5,
+            ..Settings::default()
+        },
+        &NoProgress,
+    );
+    let mean: f64 =
+        image.radiance.iter().map(|c| c.x as f64).sum::<f64>() / image.radiance.len() as f64;
+    let expected = (1.0 - 0.5f64.powi(16)) / (1.0 - 0.5);
+    eprintln!("closed box: mean {mean:.5}, expected {expected:.5}");
+    assert!(
+        (mean / expected - 1.0).abs() < 0.01,
+        "mean {mean} vs {expected}"
+    );
+}
