@@ -46,24 +46,47 @@ fn rel_mse(a: &[[f32; 3]], b: &[[f32; 3]]) -> f64 {
     s / (a.len() * 3) as f64
 }
 
+fn block_lum(img: &[[f32; 3]], bx: usize, by: usize) -> f64 {
+    let mut a = 0.0;
+    for y in 0..8 {
+        for x in 0..8 {
+            a += lum(img[(by * 8 + y) * 256 + bx * 8 + x]) / 64.0;
+        }
+    }
+    a
+}
+
 fn check(name: &str, scene_file: &str, reference: &str, mean_tol: f64) {
     let (w, h, reference) = read_exr_rgb(&root().join("tests/data/references").join(reference))
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!((w, h), (256, 256));
     let scene_file = root().join(scene_file);
+
+    // 16 and 64 spp at one seed; 256 spp as four independent 64-spp renders (seeds 7 to 10),
+    // whose spread measures each block's noise.
+    let r16 = render(&scene_file, 16, 7);
+    let quarters: Vec<Vec<[f32; 3]>> = (7..11).map(|seed| render(&scene_file, 64, seed)).collect();
+    let r256: Vec<[f32; 3]> = (0..reference.len())
+        .map(|i| {
+            let mut c = [0.0f32; 3];
+            for q in &quarters {
+                for k in 0..3 {
+                    c[k] += q[i][k] / 4.0;
+                }
+            }
+            c
+        })
+        .collect();
     let spps = [16u32, 64, 256];
     let mut errors = Vec::new();
-    let mut last = Vec::new();
-    for &spp in &spps {
-        let img = render(&scene_file, spp, 7);
+    for (spp, img) in spps.iter().zip([&r16, &quarters[0], &r256]) {
         assert!(
             img.iter().all(|p| p.iter().all(|c| c.is_finite())),
             "non-finite pixel"
         );
-        let e = rel_mse(&img, &reference);
+        let e = rel_mse(img, &reference);
         eprintln!("{name}: {spp:4} spp relMSE {e:.5}");
         errors.push(e);
-        last = img;
     }
     // Least-squares slope of log relMSE against log spp.
     let xs: Vec<f64> = spps.iter().map(|s| (*s as f64).ln()).collect();
@@ -79,7 +102,7 @@ fn check(name: &str, scene_file: &str, reference: &str, mean_tol: f64) {
 
     let mut ours = [0.0f64; 3];
     let mut theirs = [0.0f64; 3];
-    for (a, b) in last.iter().zip(&reference) {
+    for (a, b) in r256.iter().zip(&reference) {
         for c in 0..3 {
             ours[c] += a[c] as f64;
             theirs[c] += b[c] as f64;
@@ -91,31 +114,42 @@ fn check(name: &str, scene_file: &str, reference: &str, mean_tol: f64) {
         ratios[0], ratios[1], ratios[2]
     );
 
+    // Blocks: within three times the mean's tolerance. A block whose own noise at 256 spp
+    // (the standard error from the four renders' spread) exceeds a third of that tolerance
+    // cannot be judged by it: such a block (caustics of the copper ball seen in a dark
+    // contact shadow) is held to six standard errors instead, and there may be few of them.
     let block_tol = 3.0 * mean_tol;
     let mean_lum = reference.iter().map(|p| lum(*p)).sum::<f64>() / reference.len() as f64;
     let mut worst = (0.0f64, 0, 0);
-    let mut checked = 0;
+    let (mut checked, mut noisy, mut noisy_worst) = (0, 0, 0.0f64);
     for by in 0..32 {
         for bx in 0..32 {
-            let (mut a, mut b) = (0.0, 0.0);
-            for y in 0..8 {
-                for x in 0..8 {
-                    let i = (by * 8 + y) * 256 + bx * 8 + x;
-                    a += lum(last[i]) / 64.0;
-                    b += lum(reference[i]) / 64.0;
-                }
+            let b = block_lum(&reference, bx, by);
+            if b < 0.05 * mean_lum {
+                continue;
             }
-            if b >= 0.05 * mean_lum {
-                checked += 1;
-                let r = (a / b - 1.0).abs();
-                if r > worst.0 {
-                    worst = (r, bx, by);
-                }
+            checked += 1;
+            let qs: Vec<f64> = quarters.iter().map(|q| block_lum(q, bx, by)).collect();
+            let m = qs.iter().sum::<f64>() / 4.0;
+            let var = qs.iter().map(|q| (q - m) * (q - m)).sum::<f64>() / 3.0;
+            let se = (var / 4.0).sqrt();
+            let r = (m / b - 1.0).abs();
+            if se / b > block_tol / 3.0 {
+                noisy += 1;
+                let z = (m - b).abs() / se.max(1e-12);
+                noisy_worst = noisy_worst.max(z);
+                assert!(
+                    z <= 6.0,
+                    "{name}: noisy block ({bx}, {by}) off by {:.1} % = {z:.1} standard errors",
+                    r * 100.0
+                );
+            } else if r > worst.0 {
+                worst = (r, bx, by);
             }
         }
     }
     eprintln!(
-        "{name}: {checked} blocks checked, worst block ({}, {}) off by {:.2} % (allowed {:.0} %)",
+        "{name}: {checked} blocks checked, worst block ({}, {}) off by {:.2} % (allowed {:.0} %); {noisy} noise-limited blocks, worst {noisy_worst:.1} standard errors",
         worst.1,
         worst.2,
         worst.0 * 100.0,
@@ -133,6 +167,10 @@ fn check(name: &str, scene_file: &str, reference: &str, mean_tol: f64) {
         worst.1,
         worst.2,
         worst.0 * 100.0
+    );
+    assert!(
+        noisy * 10 <= checked,
+        "{name}: {noisy} of {checked} blocks are too noisy to judge"
     );
     assert!(
         (-1.15..=-0.85).contains(&slope),

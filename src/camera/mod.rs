@@ -161,8 +161,9 @@ impl Camera {
                 )
             }
         };
-        // A shift of s halves of the view moves the picture by s in NDC.
-        Mat4::from_translation(Vec3::new(self.shift.x, self.shift.y, 0.0)) * base
+        // The ray through NDC n looks where an unshifted camera sees n + s: the view window
+        // moves by s halves of the view, so the matrix takes s back off.
+        Mat4::from_translation(Vec3::new(-self.shift.x, -self.shift.y, 0.0)) * base
     }
 }
 

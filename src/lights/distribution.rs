@@ -72,7 +72,8 @@ impl Distribution1D {
         let i = self.find(u);
         let (c0, c1) = (self.cdf[i], self.cdf[i + 1]);
         let du = if c1 > c0 { (u - c0) / (c1 - c0) } else { 0.5 };
-        let x = ((i as f32 + du.clamp(0.0, 1.0)) / self.len() as f32).min(1.0 - f32::EPSILON);
+        // du below 1 keeps x inside cell i, so pdf(x) reads the cell that was sampled.
+        let x = ((i as f32 + du.clamp(0.0, 0.999_99)) / self.len() as f32).min(1.0 - f32::EPSILON);
         (x, self.func[i] / self.integral, i)
     }
 
