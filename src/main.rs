@@ -1,5 +1,9 @@
 //! `bake`: parse the arguments, call the library, report.
 
+// The doc comments of `Args` are the --help text, written in the format's words ([plates]),
+// not rustdoc links.
+#![allow(rustdoc::broken_intra_doc_links)]
+
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;

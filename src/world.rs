@@ -68,7 +68,7 @@ pub struct MaterialDef {
 pub struct Capability {
     /// What is not drawn, in the format's words, e.g. `[haze]`.
     pub what: String,
-    /// The message, e.g. "[haze] is not rendered yet".
+    /// The message, e.g. `[haze] is not rendered yet`.
     pub message: String,
     /// Where it was first written.
     pub at: Location,

@@ -4,6 +4,8 @@
 use glam::{Mat4, Vec2, Vec3, Vec4};
 
 use crate::geometry::Ray;
+// The lens and the diffuse lobe share one disk warp.
+use crate::materials::warp::concentric_disk;
 use crate::scene::{self, Projection};
 
 /// A camera ready to make rays for an image of `width` × `height` pixels.
@@ -203,21 +205,4 @@ mod tests {
         let cam = Camera::new(&c, [10, 10]);
         assert!((cam.fov_deg - 2.0 * (12.0f32 / 50.0).atan().to_degrees()).abs() < 1e-4);
     }
-}
-
-/// Maps [0,1)² to the unit disk, keeping strata (Shirley & Chiu 1997).
-pub fn concentric_disk(u: Vec2) -> Vec2 {
-    let o = 2.0 * u - Vec2::ONE;
-    if o.x == 0.0 && o.y == 0.0 {
-        return Vec2::ZERO;
-    }
-    let (r, theta) = if o.x.abs() > o.y.abs() {
-        (o.x, std::f32::consts::FRAC_PI_4 * (o.y / o.x))
-    } else {
-        (
-            o.y,
-            std::f32::consts::FRAC_PI_2 - std::f32::consts::FRAC_PI_4 * (o.x / o.y),
-        )
-    };
-    Vec2::new(theta.cos(), theta.sin()) * r
 }

@@ -284,7 +284,7 @@ impl World {
                 break;
             }
             let material = &self.materials[info.material as usize];
-            let bsdf = Bsdf::new(s.ng_front, s.ns, wo, material.bxdf.clone());
+            let bsdf = Bsdf::new(s.ng_front, s.ns, wo, material.bxdf);
             let ng_out = if s.ng_front.dot(wo) >= 0.0 {
                 s.ng_front
             } else {

@@ -48,7 +48,7 @@ pub enum Ty {
     Paths(PathRule),
     /// An array of strings.
     Strs,
-    /// A collision layer's name ([layers] of project.toml).
+    /// A collision layer's name (`[layers]` of project.toml).
     Layer,
     /// An array of layer names.
     Layers,
