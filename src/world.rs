@@ -92,6 +92,9 @@ pub struct World {
     pub light_choice: Distribution1D,
     /// Indices of sphere lights other rays can hit.
     pub spheres: Vec<u32>,
+    /// Indices of every sphere light, the ones that cast no shadow included (the camera sees
+    /// them all).
+    pub all_spheres: Vec<u32>,
     /// Indices of lights at infinity (sky, sun disk) an escaping ray sees.
     pub infinite: Vec<u32>,
     /// The camera.
@@ -544,6 +547,9 @@ impl World {
                 casts: true,
             });
         }
+        let all_spheres: Vec<u32> = (0..lights.len() as u32)
+            .filter(|&i| matches!(lights[i as usize], Light::Sphere { .. }))
+            .collect();
         let mut infinite = Vec::new();
         if let Some(sun) = &scene.sun {
             if sun.model == SunModel::Authored {
@@ -623,6 +629,7 @@ impl World {
             lights,
             light_choice,
             spheres,
+            all_spheres,
             infinite,
             camera,
             objects,

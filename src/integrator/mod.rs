@@ -91,22 +91,18 @@ impl World {
         let mut best = hit.map_or(Meet::Nothing, Meet::Surface);
         let dn = ray.d.length();
         let du = ray.d / dn;
-        for (i, l) in self.lights.iter().enumerate() {
-            if let Light::Sphere {
-                center,
-                radius,
-                casts,
-                ..
-            } = l
-            {
-                if !spheres_all && !casts {
-                    continue;
-                }
+        let candidates = if spheres_all {
+            &self.all_spheres
+        } else {
+            &self.spheres
+        };
+        for &i in candidates {
+            if let Light::Sphere { center, radius, .. } = &self.lights[i as usize] {
                 if let Some(t) = sphere_hit(ray.o, du, *center, *radius) {
                     let t = t / dn;
                     if t < t_best {
                         t_best = t;
-                        best = Meet::Sphere { light: i as u32, t };
+                        best = Meet::Sphere { light: i, t };
                     }
                 }
             }

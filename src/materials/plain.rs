@@ -39,6 +39,9 @@ pub struct Plain {
     albedo: AlbedoSlice,
     /// `1 / (π (1 − E_avg))`, or 0 when the specular layer reflects everything.
     diffuse_norm: f32,
+    /// `specular = 0` and `metalness = 0`: exactly Lambertian, so the layer's lookups and the
+    /// lobe choice can be skipped (the same bits as the general path, about twice as fast).
+    lambertian: bool,
 }
 
 /// `x` clamped to `[0, 1]`, NaN to 0.
@@ -76,6 +79,7 @@ impl Plain {
             ggx: Ggx::new(roughness * roughness),
             albedo,
             diffuse_norm,
+            lambertian: f0 == 0.0 && unit(metalness) == 0.0,
         }
     }
 
@@ -106,6 +110,9 @@ impl Plain {
     fn eval(&self, wo: Vec3, wi: Vec3) -> (Vec3, f32) {
         if !(positive(wo.z) && positive(wi.z)) {
             return (Vec3::ZERO, 0.0);
+        }
+        if self.lambertian {
+            return (self.base * FRAC_1_PI, warp::cosine_hemisphere_pdf(wi.z));
         }
         let h = (wo + wi).normalize_or_zero();
         if !positive(h.z) {
@@ -138,8 +145,12 @@ impl Bxdf for Plain {
         if !positive(wo.z) {
             return None;
         }
-        let e_o = self.albedo.e(wo.z);
-        let (_, p_spec) = self.lobe_probabilities(wo.z, e_o);
+        let p_spec = if self.lambertian {
+            0.0
+        } else {
+            let e_o = self.albedo.e(wo.z);
+            self.lobe_probabilities(wo.z, e_o).1
+        };
         let wi = if uc < p_spec {
             let m = self.ggx.sample_visible_normal(wo, u);
             2.0 * wo.dot(m) * m - wo
