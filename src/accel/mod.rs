@@ -68,15 +68,27 @@ struct Blas {
     tris: Vec<[Vec3; 3]>,
 }
 
-/// Per-instance data used during traversal.
+/// What a top-level leaf stands for.
+#[derive(Clone, Copy, Debug)]
+enum Source {
+    /// One instance of a shared mesh, traced in its object space.
+    Instance(u32),
+    /// A group of single-use instances of one mask, flattened into world space: index into
+    /// [`Accel::origins`].
+    Merged(u32),
+}
+
+/// Per top-level leaf data used during traversal.
 #[derive(Clone, Copy, Debug)]
 struct InstanceData {
-    /// Inverse of the instance's affine transform.
+    /// Inverse of the instance's affine transform (identity for a merged group).
     object_from_world: Affine3A,
     /// The instance's mask, kept beside the matrix it is used with.
     mask: u32,
-    /// Index of the mesh's [`Blas`].
+    /// Index of the [`Blas`]: a mesh's, or past the meshes a merged group's.
     mesh: u32,
+    /// What a hit in this leaf reports.
+    source: Source,
 }
 
 /// The scene's acceleration structure. Immutable after [`Accel::build`]; queries take `&self`
@@ -84,11 +96,13 @@ struct InstanceData {
 pub struct Accel {
     meshes: Vec<TriangleMesh>,
     instances: Vec<Instance>,
-    /// One per mesh; `None` for a mesh with no usable triangle.
+    /// One per mesh (`None` for a mesh with no usable triangle), then one per merged group.
     blas: Vec<Option<Blas>>,
-    /// One per instance; `None` for an instance left out (see [`Accel::build`]).
+    /// One per top-level leaf.
     instance_data: Vec<Option<InstanceData>>,
-    /// Top level over the usable instances; its primitive indices are instance indices.
+    /// Per merged group, per flattened triangle: the (instance, triangle) it came from.
+    origins: Vec<Vec<(u32, u32)>>,
+    /// Top level over the usable leaves; its primitive indices index `instance_data`.
     /// `None` when there are none.
     tlas: Option<CwBvh>,
     /// World bounds of all usable instances.
@@ -186,22 +200,86 @@ impl Accel {
     /// determinant, or whose inverse is not finite (the world builder refuses such matrices
     /// earlier; here they are skipped rather than trusted).
     pub fn build(meshes: Vec<TriangleMesh>, instances: Vec<Instance>) -> Accel {
-        let blas: Vec<Option<Blas>> = meshes.par_iter().map(build_blas).collect();
+        let mut blas: Vec<Option<Blas>> = meshes.par_iter().map(build_blas).collect();
+        // A mesh placed once gains nothing from its own tree and costs a ray transform and a
+        // top-level leaf per visit: such instances are flattened into world space, one tree
+        // per mask. World vertices are computed exactly as a shader computes them from the
+        // mesh (`Mat4::transform_point3`), so both agree to the bit.
+        let mut uses = vec![0u32; meshes.len()];
+        for inst in &instances {
+            if Self::instance_data(inst, &blas, 0).is_some() {
+                uses[inst.mesh as usize] += 1;
+            }
+        }
+        let mut groups: std::collections::BTreeMap<u32, (TriangleMesh, Vec<(u32, u32)>)> =
+            std::collections::BTreeMap::new();
+        let mut merged_instance = vec![false; instances.len()];
+        for (i, inst) in instances.iter().enumerate() {
+            let m = inst.mesh as usize;
+            if uses.get(m) != Some(&1) || Self::instance_data(inst, &blas, 0).is_none() {
+                continue;
+            }
+            merged_instance[i] = true;
+            let (mesh, origin) = groups.entry(inst.mask).or_default();
+            let src = &meshes[m];
+            let base = mesh.positions.len() as u32;
+            mesh.positions.extend(
+                src.positions
+                    .iter()
+                    .map(|p| inst.world_from_object.transform_point3(*p)),
+            );
+            for (t, idx) in src.indices.iter().enumerate() {
+                // An index past the source mesh must stay invalid, not reach another
+                // instance's vertices.
+                mesh.indices.push(idx.map(|v| {
+                    if (v as usize) < src.positions.len() {
+                        v + base
+                    } else {
+                        u32::MAX
+                    }
+                }));
+                origin.push((i as u32, t as u32));
+            }
+        }
+        let mut origins = Vec::new();
+        let mut merged_entries = Vec::new();
+        for (mask, (mesh, origin)) in groups {
+            let b = build_blas(&mesh);
+            let world_box = b.as_ref().map(|b| {
+                let bb = b.bvh.total_aabb;
+                let pad = (bb.max - bb.min) * 1e-5 + bb.min.abs().max(bb.max.abs()) * 1e-6;
+                Aabb::new(bb.min - pad, bb.max + pad)
+            });
+            blas.push(b);
+            if let Some(world_box) = world_box {
+                merged_entries.push((
+                    InstanceData {
+                        object_from_world: Affine3A::IDENTITY,
+                        mask,
+                        mesh: (blas.len() - 1) as u32,
+                        source: Source::Merged(origins.len() as u32),
+                    },
+                    world_box,
+                ));
+            }
+            origins.push(origin);
+        }
+
         let mut instance_data = Vec::with_capacity(instances.len());
         let mut boxes = Vec::new();
         let mut ids = Vec::new();
         let mut total = Aabb::INVALID;
-        for (i, inst) in instances.iter().enumerate() {
-            let data = Self::instance_data(inst, &blas);
-            if let Some((d, world_box)) = data {
-                boxes.push(world_box);
-                ids.push(i as u32);
-                total.min = total.min.min(world_box.min);
-                total.max = total.max.max(world_box.max);
-                instance_data.push(Some(d));
-            } else {
-                instance_data.push(None);
-            }
+        let shared = instances
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !merged_instance[*i])
+            .filter_map(|(i, inst)| Self::instance_data(inst, &blas, i as u32));
+        for (d, world_box) in shared.chain(merged_entries) {
+            boxes.push(world_box);
+            ids.push(instance_data.len() as u32);
+            total.min = total.min.min(world_box.min);
+            total.max = total.max.max(world_box.max);
+            instance_data.push(Some(d));
         }
         let (tlas, bounds) = if boxes.is_empty() {
             (None, (Vec3::ZERO, Vec3::ZERO))
@@ -216,13 +294,18 @@ impl Accel {
             instances,
             blas,
             instance_data,
+            origins,
             tlas,
             bounds,
         }
     }
 
     /// Traversal data and world box of a usable instance.
-    fn instance_data(inst: &Instance, blas: &[Option<Blas>]) -> Option<(InstanceData, Aabb)> {
+    fn instance_data(
+        inst: &Instance,
+        blas: &[Option<Blas>],
+        index: u32,
+    ) -> Option<(InstanceData, Aabb)> {
         let b = blas.get(inst.mesh as usize)?.as_ref()?;
         let world_from_object = Affine3A::from_mat4(inst.world_from_object);
         let det = world_from_object.matrix3.determinant();
@@ -242,6 +325,7 @@ impl Accel {
                 object_from_world,
                 mask: inst.mask,
                 mesh: inst.mesh,
+                source: Source::Instance(index),
             },
             world_box,
         ))
@@ -327,10 +411,10 @@ impl Accel {
         let mut world = NodeRay::new(ray.o, d, ray.t_max / s_world);
         let mut best: Option<Hit> = None;
         bvh::traverse(tlas, &mut world, |slot, world| {
-            let Some(&inst_index) = tlas.primitive_indices.get(slot as usize) else {
+            let Some(&leaf) = tlas.primitive_indices.get(slot as usize) else {
                 return Flow::Continue;
             };
-            let Some(Some(inst)) = self.instance_data.get(inst_index as usize) else {
+            let Some(Some(inst)) = self.instance_data.get(leaf as usize) else {
                 return Flow::Continue;
             };
             if inst.mask & mask == 0 {
@@ -359,11 +443,25 @@ impl Accel {
                     return Flow::Continue;
                 };
                 let t_world_scaled = h.t * s_obj;
+                // The tree's ids are triangle indices (see build_blas).
+                let tri_index = blas.bvh.primitive_indices[slot as usize];
+                let (instance, prim) = match inst.source {
+                    Source::Instance(i) => (i, tri_index),
+                    Source::Merged(g) => {
+                        match self
+                            .origins
+                            .get(g as usize)
+                            .and_then(|o| o.get(tri_index as usize))
+                        {
+                            Some(&o) => o,
+                            None => return Flow::Continue,
+                        }
+                    }
+                };
                 let hit = Hit {
                     t: t_world_scaled * s_world,
-                    instance: inst_index,
-                    // The tree's ids are triangle indices (see build_blas).
-                    prim: blas.bvh.primitive_indices[slot as usize],
+                    instance,
+                    prim,
                     b1: h.b1,
                     b2: h.b2,
                 };
@@ -875,11 +973,66 @@ mod tests {
         assert!(accel.any_hit(&r, 0b10, |h| h.instance == 1));
     }
 
+    /// Meshes placed once are flattened into world space per mask, and hits still report the
+    /// instance and triangle they came from.
+    #[test]
+    fn single_use_meshes_are_flattened_and_report_their_origin() {
+        let a = icosphere(2);
+        let b = icosphere(1);
+        let accel = Accel::build(
+            vec![a.clone(), b.clone(), a],
+            vec![
+                inst(0, Mat4::from_translation(Vec3::new(-3.0, 0.0, 0.0)), 1),
+                inst(
+                    1,
+                    Mat4::from_scale_rotation_translation(
+                        Vec3::splat(2.0),
+                        glam::Quat::from_rotation_y(0.3),
+                        Vec3::new(3.0, 0.0, 0.0),
+                    ),
+                    2,
+                ),
+                inst(2, Mat4::from_translation(Vec3::new(0.0, 0.0, -3.0)), 1),
+            ],
+        );
+        // All three meshes are used once: one top-level leaf per mask.
+        assert_eq!(accel.instance_data.len(), 2);
+        for (i, x) in [(0u32, -3.0f32), (1, 3.0)] {
+            let h = accel
+                .closest_hit(&ray(Vec3::new(x, 0.0, 10.0), Vec3::NEG_Z, f32::INFINITY), 3)
+                .expect("hit");
+            assert_eq!(h.instance, i);
+            let m = &accel.meshes()[accel.instances()[i as usize].mesh as usize];
+            let tri = m.indices[h.prim as usize];
+            let xf = accel.instances()[i as usize].world_from_object;
+            let p = tri.map(|v| xf.transform_point3(m.positions[v as usize]));
+            let q = p[0] * (1.0 - h.b1 - h.b2) + p[1] * h.b1 + p[2] * h.b2;
+            let r = ray(Vec3::new(x, 0.0, 10.0), Vec3::NEG_Z, f32::INFINITY);
+            assert!(
+                (q - r.at(h.t)).length() < 1e-4,
+                "the reported triangle holds the hit"
+            );
+        }
+        assert!(accel
+            .closest_hit(
+                &ray(Vec3::new(3.0, 0.0, 10.0), Vec3::NEG_Z, f32::INFINITY),
+                1
+            )
+            .is_none());
+    }
+
     /// (6) A mesh placed 1000 times is stored once; each instance costs a bounded number of bytes.
     #[test]
     fn instancing_keeps_one_copy() {
         let mesh = icosphere(4);
-        let one = Accel::build(vec![mesh.clone()], vec![inst(0, Mat4::IDENTITY, 1)]);
+        // Two placements: a mesh placed once would be flattened into world space instead.
+        let two = Accel::build(
+            vec![mesh.clone()],
+            vec![
+                inst(0, Mat4::IDENTITY, 1),
+                inst(0, Mat4::from_translation(Vec3::X * 3.0), 1),
+            ],
+        );
         let many_instances: Vec<Instance> = (0..1000u64)
             .map(|i| {
                 inst(
@@ -893,7 +1046,7 @@ mod tests {
             .collect();
         let many = Accel::build(vec![mesh], many_instances);
         assert_eq!(many.meshes().len(), 1);
-        let per_instance = (many.memory_bytes() - one.memory_bytes()) as f64 / 999.0;
+        let per_instance = (many.memory_bytes() - two.memory_bytes()) as f64 / 998.0;
         assert!(per_instance < 512.0, "{per_instance} bytes per instance");
         assert!(
             per_instance > 64.0,
