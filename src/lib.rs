@@ -16,5 +16,6 @@ pub mod integrator;
 pub mod lights;
 pub mod materials;
 pub mod plates;
+pub mod report;
 pub mod scene;
 pub mod world;

@@ -5,28 +5,40 @@
 #![allow(rustdoc::broken_intra_doc_links)]
 
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use clap::Parser;
+use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use pfx_bake::bake::{bake, BakeError, BakeOptions, BakeReport};
 use pfx_bake::film::Progress;
 use pfx_bake::integrator::Settings;
+use pfx_bake::report::{self, Renderer};
+use pfx_bake::scene::{self, project};
 
 /// Bake a pfx-scene format 1 scene into a plate folder: beauty.exr, depth.exr, preview.png and
-/// manifest.json, path-traced.
+/// manifest.json, path-traced. `bake check [PATH]` checks a scene or a whole project instead,
+/// writing nothing.
 ///
 /// Exit status: 0 baked; 1 the input is wrong (a diagnostic names file, line, column, key and
 /// code; nothing is written); 2 a usage error; 3 the plate folder could not be written.
 #[derive(Parser, Debug)]
-#[command(name = "bake", version)]
+#[command(
+    name = "bake",
+    version,
+    args_conflicts_with_subcommands = true,
+    subcommand_negates_reqs = true
+)]
 struct Args {
+    #[command(subcommand)]
+    command: Option<Command>,
     /// The scene to bake (a *.scene.toml file).
-    scene: PathBuf,
+    #[arg(required = true)]
+    scene: Option<PathBuf>,
     /// The plate folder to write. Default: the scene's [plates] dir, relative to the project root.
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
@@ -51,6 +63,70 @@ struct Args {
     /// Print a final machine-readable JSON report on stdout.
     #[arg(long)]
     json: bool,
+}
+
+/// The commands besides baking.
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Check a scene, or a whole project, against the format and write nothing.
+    ///
+    /// PATH is a scene file (checked with everything it reads) or a folder (the whole project
+    /// of its root: the nearest folder upward holding project.toml, else the folder itself);
+    /// without PATH, the current folder. Exit status: 0 no errors (warnings allowed); 1 errors;
+    /// 2 a usage error.
+    Check(CheckArgs),
+}
+
+#[derive(clap::Args, Debug)]
+struct CheckArgs {
+    /// A scene file, or a project folder. Default: the current folder.
+    path: Option<PathBuf>,
+    /// `human`: rustc-style text with the source line underlined; `json`: one JSON object
+    /// per diagnostic per line on stdout (JSON Lines) and nothing else there.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    format: Format,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum Format {
+    Human,
+    Json,
+}
+
+/// `bake check`: 0 without errors, 1 with.
+fn check(args: &CheckArgs) -> ExitCode {
+    let path = args.path.clone().unwrap_or_else(|| PathBuf::from("."));
+    let checked = project::check_path(&path);
+    let errors = checked.errors();
+    let summary = report::summary(errors, checked.warnings(), checked.files.len());
+    match args.format {
+        Format::Json => {
+            let mut out = std::io::stdout().lock();
+            for d in &checked.diagnostics {
+                let _ = writeln!(out, "{}", report::json_line(d));
+            }
+            eprintln!("{summary}");
+        }
+        Format::Human => {
+            let mut r = renderer(&checked.root);
+            let mut out = std::io::stdout().lock();
+            for d in &checked.diagnostics {
+                let _ = writeln!(out, "{}", r.render(d));
+            }
+            let _ = writeln!(out, "{summary}");
+        }
+    }
+    if errors > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// A renderer showing files from where the command runs.
+fn renderer(root: &Path) -> Renderer {
+    let cwd = std::env::current_dir().unwrap_or_default();
+    Renderer::new(root, report::shown_root(root, &cwd))
 }
 
 fn parse_size(s: &str) -> Result<[u32; 2], String> {
@@ -138,8 +214,15 @@ fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
+    if let Some(Command::Check(c)) = &args.command {
+        return check(c);
+    }
+    // clap requires SCENE when no command is given.
+    let Some(scene_path) = args.scene.clone() else {
+        return ExitCode::from(2);
+    };
     let options = BakeOptions {
-        scene: args.scene.clone(),
+        scene: scene_path.clone(),
         out: args.out.clone(),
         size: args.size,
         settings: Settings {
@@ -178,8 +261,9 @@ fn main() -> ExitCode {
     match result {
         Ok(report) => {
             if !args.quiet {
+                let mut r = renderer(&scene::root_of(&scene_path));
                 for w in &report.warnings {
-                    eprintln!("{w}");
+                    eprint!("{}", r.render(w));
                 }
                 for c in &report.capabilities {
                     let n = if c.count > 1 {
@@ -207,7 +291,20 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("{e}");
+            match &e {
+                BakeError::Input(ds) => {
+                    let mut r = renderer(&scene::root_of(&scene_path));
+                    for d in ds {
+                        eprintln!("{}", r.render(d));
+                    }
+                    let n = ds.iter().filter(|d| d.is_error()).count();
+                    eprintln!(
+                        "bake: {n} error{}; nothing written",
+                        if n == 1 { "" } else { "s" }
+                    );
+                }
+                _ => eprintln!("{e}"),
+            }
             if args.json {
                 let diagnostics = match &e {
                     BakeError::Input(d) => serde_json::to_value(d).unwrap_or_default(),

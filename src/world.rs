@@ -141,7 +141,11 @@ const DRAWN: &[&str] = &[
     "mesh.nodes.shadow",
     "mesh.nodes.two_sided",
     "mesh.authoring",
+    "include",
+    "tiles",
     "object",
+    "object.prefab",
+    "object.set",
     "object.id",
     "object.name",
     "object.mesh",
@@ -237,6 +241,7 @@ const DRAWN: &[&str] = &[
 
 /// Schema paths whose own children are all covered by the parent's entry above.
 const DRAWN_PREFIXES: &[&str] = &[
+    "tiles.",
     "mover.",
     "rig.",
     "physics.",
@@ -255,6 +260,9 @@ const DRAWN_PREFIXES: &[&str] = &[
     "emitter.authoring.",
     "materials.authoring.",
 ];
+
+/// An object's or group's own transform and its parent's key.
+type Frame<'a> = ([f32; 3], [f32; 3], [f32; 3], Option<&'a str>);
 
 /// A failure to build the world: always about the input.
 #[derive(Debug)]
@@ -298,27 +306,54 @@ impl World {
             ..Default::default()
         }));
 
-        // World transforms, following parents.
-        let object_index: HashMap<&str, usize> = scene
-            .objects
-            .iter()
-            .enumerate()
-            .map(|(i, o)| (o.key.as_str(), i))
-            .collect();
-        let world_of = |i: usize| -> Mat4 {
+        // World transforms, following parents through objects and groups (placements, which
+        // draw nothing themselves).
+        let mut frames: HashMap<&str, Frame> = HashMap::new();
+        for g in &scene.groups {
+            frames.insert(
+                g.key.as_str(),
+                (g.at, g.rotate, g.scale, g.parent.as_deref()),
+            );
+        }
+        for o in &scene.objects {
+            frames.insert(
+                o.key.as_str(),
+                (o.at, o.rotate, o.scale, o.parent.as_deref()),
+            );
+        }
+        let frame_of = |key: Option<&str>| -> Mat4 {
             let mut m = Mat4::IDENTITY;
-            let mut cur = Some(i);
+            let mut cur = key;
             // The reader refuses parent cycles; the bound keeps a hand-built scene from looping.
-            for _ in 0..=scene.objects.len() {
-                let Some(c) = cur else { break };
-                let o = &scene.objects[c];
-                m = crate::geometry::model_matrix(o.at, o.rotate, o.scale) * m;
-                cur = o
-                    .parent
-                    .as_deref()
-                    .and_then(|p| object_index.get(p).copied());
+            for _ in 0..=frames.len() {
+                let Some((at, rotate, scale, parent)) = cur.and_then(|k| frames.get(k)) else {
+                    break;
+                };
+                m = crate::geometry::model_matrix(*at, *rotate, *scale) * m;
+                cur = *parent;
             }
             m
+        };
+        let world_of = |i: usize| -> Mat4 {
+            let o = &scene.objects[i];
+            frame_of(o.parent.as_deref()) * crate::geometry::model_matrix(o.at, o.rotate, o.scale)
+        };
+        // A light or emitter a placement placed: its position through the placement's world
+        // transform, its radius times the transform's mean axis scale.
+        let placed = |parent: Option<&str>, p: [f32; 3], r: f32| -> (Vec3, f32) {
+            if parent.is_none() {
+                return (Vec3::from(p), r);
+            }
+            let m = frame_of(parent);
+            let s = (m.x_axis.truncate().length()
+                + m.y_axis.truncate().length()
+                + m.z_axis.truncate().length())
+                / 3.0;
+            let pos = m.transform_point3(Vec3::from(p));
+            if !pos.is_finite() || !s.is_finite() {
+                return (Vec3::from(p), r);
+            }
+            (pos, r * s)
         };
 
         // Meshes: each (file, node) loaded once.
@@ -519,19 +554,20 @@ impl World {
         let mut spheres = Vec::new();
         for l in &scene.lights {
             let i = rgb(l.color) * l.intensity.max(0.0);
-            if l.radius > 0.0 {
+            let (position, radius) = placed(l.parent.as_deref(), l.position, l.radius);
+            if radius > 0.0 {
                 if l.shadow {
                     spheres.push(lights.len() as u32);
                 }
                 lights.push(Light::Sphere {
-                    center: Vec3::from(l.position),
-                    radius: l.radius,
-                    radiance: i / (std::f32::consts::PI * l.radius * l.radius),
+                    center: position,
+                    radius,
+                    radiance: i / (std::f32::consts::PI * radius * radius),
                     casts: l.shadow,
                 });
             } else {
                 lights.push(Light::Point {
-                    position: Vec3::from(l.position),
+                    position,
                     intensity: i,
                     casts: l.shadow,
                 });
@@ -539,9 +575,10 @@ impl World {
         }
         for e in &scene.emitters {
             spheres.push(lights.len() as u32);
-            let r = e.radius.max(1e-6);
+            let (center, r) = placed(e.parent.as_deref(), e.position, e.radius);
+            let r = r.max(1e-6);
             lights.push(Light::Sphere {
-                center: Vec3::from(e.position),
+                center,
                 radius: r,
                 radiance: rgb(e.color) * e.intensity.max(0.0) / (std::f32::consts::PI * r * r),
                 casts: true,
@@ -681,15 +718,6 @@ fn capability_notes(scene: &Scene) -> Vec<Capability> {
             continue;
         }
         let message = match p.path.as_str() {
-            "include" => {
-                "include is not resolved yet: the included files' entries are not drawn".to_string()
-            }
-            "object.prefab" | "object.set" => {
-                "prefab placements are not resolved yet: placed prefabs are not drawn".to_string()
-            }
-            "tiles" => {
-                "[[tiles]] layers are not resolved yet: their cells are not drawn".to_string()
-            }
             path if !path.contains('.') => format!("[{path}] is not rendered yet"),
             path => format!("{path} is not rendered yet"),
         };
@@ -744,4 +772,70 @@ fn capability_notes(scene: &Scene) -> Vec<Capability> {
 /// The scene file's folder, for messages.
 pub fn display_root(root: &Path) -> String {
     root.display().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The spec's lamp, placed twice on a desk: placements draw through their groups, and the
+    /// lights they place take the placements' world transforms.
+    #[test]
+    fn placements_place_objects_and_lights() {
+        let file =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/scenes/lamp/desk.scene.toml");
+        let scene = crate::scene::load(&file).unwrap_or_else(|d| panic!("{d:#?}"));
+        let world = World::build(&scene, [64, 36]).unwrap_or_else(|e| panic!("{:#?}", e.0));
+        // Groups draw nothing; every object with a mesh is an instance.
+        let keys: Vec<&str> = world.objects.iter().map(|o| o.key.as_str()).collect();
+        assert_eq!(
+            keys,
+            [
+                "desk",
+                "left lamp/shade",
+                "left lamp/stem",
+                "right lamp/shade",
+                "right lamp/stem"
+            ]
+        );
+        assert!(!capability_notes(&scene)
+            .iter()
+            .any(|c| c.what.starts_with("include") || c.what.starts_with("object.")));
+        // The right lamp's stem: desk · right lamp · shade · stem, its scale overridden to 0.5.
+        let m = |at: [f32; 3], r: [f32; 3], s: [f32; 3]| crate::geometry::model_matrix(at, r, s);
+        let want = m([0.0, 0.75, 0.0], [0.0; 3], [1.0; 3])
+            * m([1.2, 0.0, 0.4], [0.0; 3], [2.0; 3])
+            * m([0.0, 0.5, 0.0], [0.0; 3], [1.0; 3])
+            * m([0.0, -0.25, 0.0], [0.0; 3], [0.5; 3]);
+        let stem = world
+            .instances
+            .iter()
+            .zip(world.accel.instances())
+            .find(|(info, _)| world.objects[info.object as usize].key == "right lamp/stem")
+            .map(|(_, inst)| inst.world_from_object)
+            .unwrap();
+        assert!(stem.abs_diff_eq(want, 1e-5), "{stem} {want}");
+        // Bulbs at [0, 0.45, 0] in each lamp's frame, radius 0.05 times the mean scale.
+        let spheres: Vec<(Vec3, f32, f32)> = world
+            .lights
+            .iter()
+            .filter_map(|l| match l {
+                Light::Sphere {
+                    center,
+                    radius,
+                    radiance,
+                    ..
+                } => Some((*center, *radius, radiance.x)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(spheres.len(), 2);
+        let pi = std::f32::consts::PI;
+        let (c, r, l) = spheres[0];
+        assert!(c.abs_diff_eq(Vec3::new(-1.2, 1.2, 0.4), 1e-5), "{c}");
+        assert!((r - 0.05).abs() < 1e-6 && (l - 3.0 / (pi * r * r)).abs() < 1e-2 * l);
+        let (c, r, l) = spheres[1];
+        assert!(c.abs_diff_eq(Vec3::new(1.2, 1.65, 0.4), 1e-5), "{c}");
+        assert!((r - 0.1).abs() < 1e-6 && (l - 1.0 / (pi * r * r)).abs() < 1e-2 * l);
+    }
 }

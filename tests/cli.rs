@@ -185,7 +185,8 @@ fn bad_input_is_a_located_diagnostic_and_writes_nothing() {
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let e = stderr(&o);
     let line = SCENE.lines().position(|l| l == "intensity = 0.2").unwrap() + 2;
-    assert!(e.contains(&format!("t.scene.toml:{line}:1:")), "{e}");
+    // The rustc-style location line: `  --> …/t.scene.toml:LINE:1`.
+    assert!(e.contains(&format!("t.scene.toml:{line}:1\n")), "{e}");
     assert!(e.contains("unknown-key"), "{e}");
     assert!(!out.exists(), "a refused bake wrote its output");
 }

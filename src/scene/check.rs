@@ -630,7 +630,7 @@ impl Ctx {
 
     /// Checks one value against its type and range.
     #[allow(clippy::too_many_arguments)]
-    fn value(
+    pub(crate) fn value(
         &mut self,
         f: usize,
         node: Node,

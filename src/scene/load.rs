@@ -8,9 +8,9 @@ use std::path::{Path, PathBuf};
 use toml_edit::ImDocument;
 
 use super::check::{is_id, normalize, Ctx, Entry, Node, RefUse, Sp, Src, Tbl};
-use super::diagnostic::{Diagnostic, Severity};
+use super::diagnostic::{Diagnostic, Location, Severity};
 use super::model::*;
-use super::schema::{self, Dflt, FileKind, Kind, TableSchema};
+use super::schema::{self, Dflt, FileKind, Kind, TableSchema, Ty};
 
 /// The format this reader knows.
 pub const FORMAT: i64 = 1;
@@ -67,6 +67,7 @@ pub(crate) fn load_with(
     let mut l = Loader {
         ctx,
         docs: Vec::new(),
+        cache: HashMap::new(),
     };
 
     // project.toml first: the layer names the scene's bodies name come from it.
@@ -81,33 +82,10 @@ pub(crate) fn load_with(
         return Err(l.finish_err());
     };
 
-    // The libraries and the proxies file the scene names, each read once.
-    let named: Vec<(String, Sp, PathBuf)> = l
-        .ctx
-        .ok_paths
-        .iter()
-        .filter(|(f, _, _, _)| *f == scene_f)
-        .map(|(_, k, sp, p)| (k.clone(), sp.clone(), p.clone()))
-        .collect();
-    let mut libs: Vec<usize> = Vec::new();
-    let mut seen: Vec<PathBuf> = Vec::new();
-    for (key, sp, path) in &named {
-        if key.starts_with("materials.") && !seen.contains(path) {
-            seen.push(path.clone());
-            if let Some(f) = l.read(path, FileKind::Materials, Some((sp.clone(), key.clone()))) {
-                libs.push(f);
-            }
-        }
-    }
-    let mut proxies_f = None;
-    for (key, sp, path) in &named {
-        if key == "plates.proxies" {
-            proxies_f = l.read(path, FileKind::Proxies, Some((sp.clone(), key.clone())));
-        }
-    }
-    let scene = l.resolve(scene_f, &libs, proxies_f);
+    let scene = l.resolve(scene_f);
     let mut diags = std::mem::take(&mut l.ctx.diags);
     sort(&l.ctx.srcs, &mut diags);
+    dedup(&mut diags);
     if diags.iter().any(Diagnostic::is_error) {
         return Err(diags);
     }
@@ -125,6 +103,7 @@ pub(crate) fn check_file(root: &Path, rel: &Path, kind: FileKind, text: &[u8]) -
     let mut l = Loader {
         ctx,
         docs: Vec::new(),
+        cache: HashMap::new(),
     };
     ctx_layers_default(&mut l.ctx);
     let proj = PathBuf::from("project.toml");
@@ -143,6 +122,22 @@ fn ctx_layers_default(ctx: &mut Ctx) {
     ctx.layers = None;
 }
 
+/// Drops repeated findings, keeping the first: a prefab placed twice, or a file that two
+/// units read, yields each of its findings once per placement.
+fn dedup(diags: &mut Vec<Diagnostic>) {
+    let mut seen = std::collections::HashSet::new();
+    diags.retain(|d| {
+        seen.insert((
+            d.file.clone(),
+            d.line,
+            d.column,
+            d.code,
+            d.key.clone(),
+            d.message.clone(),
+        ))
+    });
+}
+
 /// Sorts findings into file order: by the order the files were read, then line and column.
 fn sort(srcs: &[Src], diags: &mut [Diagnostic]) {
     let order = |d: &Diagnostic| {
@@ -153,23 +148,107 @@ fn sort(srcs: &[Src], diags: &mut [Diagnostic]) {
     diags.sort_by_key(|d| (order(d), d.line, d.column));
 }
 
-/// An `[[object]]` as resolution needs it.
-struct Obj<'a> {
-    t: Tbl<'a>,
-    name: String,
+/// The deepest chain of includes, or of prefab placements, the format accepts (the spec's
+/// MAX_DEPTH): a chain of 64 is read, the 65th link is refused.
+pub const MAX_DEPTH: usize = 64;
+
+/// The tables one file of a scene and its includes holds at most (held-twice).
+const ONE_FILE: [&str; 9] = [
+    "fallback", "sun", "sky", "haze", "camera", "finish", "trace", "plates", "physics",
+];
+
+/// More objects than this from placements is refused: placements that each place the next
+/// several times grow exponentially with depth, and no bake could hold them.
+const MAX_PLACED: usize = 4_000_000;
+
+/// A scene or a prefab with its includes merged: the scope its references resolve in.
+struct Unit {
+    /// The unit's own file, relative to the root.
+    rel: PathBuf,
+    /// Its files in merge order: each include before the file that includes it, includes in
+    /// order, depth first; the unit's own file last.
+    files: Vec<usize>,
+    /// The material libraries its files name, each once.
+    libs: Vec<usize>,
+    /// Other files whose references resolve here (the scene's proxies file).
+    extra: Vec<usize>,
+    /// Its entries, for references; built once every file is read.
+    index: Index,
+}
+
+impl Unit {
+    fn holds(&self, f: usize) -> bool {
+        self.files.contains(&f) || self.libs.contains(&f) || self.extra.contains(&f)
+    }
+}
+
+/// One `[object.set]` override on its way to the entry it sets.
+#[derive(Clone)]
+struct Ovr {
+    /// The entry, as written: its segments split at `/` (a nested placement's inner entry is
+    /// `"<placement>/<inner>"`); each placement on the way takes the first.
+    entry: Vec<String>,
+    /// The key path into the entry.
+    path: Vec<String>,
+    value: toml_edit::Value,
+    /// Where the override's value is written, and its key.
+    at: Sp,
+    kat: Sp,
     key: String,
+}
+
+/// The scene itself, or one placement of a prefab: a unit placed with a key and id prefix.
+struct Inst {
+    unit: usize,
+    /// The placement's index in the object list (None for the scene).
+    group: Option<usize>,
+    /// The instance the placement is written in.
+    parent: Option<usize>,
+    /// `"<placement key>/"` ("" for the scene).
+    key_prefix: String,
+    /// `"<placement id>/"` ("" for the scene); None when a placement on the way has no id.
+    id_prefix: Option<String>,
+    depth: usize,
+    /// The placement's `prefab` value, where written.
+    via: Option<Sp>,
+    /// Overrides to apply, the placement's own first, then those of placements above.
+    ovr: Vec<Ovr>,
+    /// Entry → its overridden copy in the arena.
+    owned: HashMap<usize, usize>,
+    /// Material key → this placement's overridden copy's key, and the material's entry.
+    mats: HashMap<String, (String, usize)>,
+    /// Hidden by its placement or one above.
+    hidden: bool,
+}
+
+/// An `[[object]]` as resolution needs it, placed.
+struct Obj<'a> {
+    /// Its table, overrides applied.
+    t: Tbl<'a>,
+    /// The file it is written in.
+    f: usize,
+    inst: usize,
+    /// Its key in the model (`"<placement key>/<name>"` when placed).
+    key: String,
+    /// Its diagnostic key (`object.<id>`).
+    dkey: String,
+    /// Its id, namespaced when placed.
+    id: Option<String>,
     head: Sp,
     placement: bool,
+    /// The prefab a placement places, relative to the root.
+    prefab: Option<PathBuf>,
     parent: Option<usize>,
     explicit_dynamic: Option<bool>,
     dynamic: bool,
     /// The mover that moves it, as (mover key, where the object is named).
     mover: Option<(String, Sp)>,
 }
-
 struct Loader {
     ctx: Ctx,
     docs: Vec<Option<ImDocument<String>>>,
+    /// Each file read, by root-relative path: its index, or None when it did not read.
+    cache: HashMap<PathBuf, Option<usize>>,
 }
 
 impl Loader {
@@ -180,7 +259,7 @@ impl Loader {
     }
 
     /// Reads, parses and walks one file; returns its index when it is format 1 and parsed.
-    fn read(
+    fn read_uncached(
         &mut self,
         rel: &Path,
         kind: FileKind,
@@ -393,37 +472,545 @@ impl Loader {
         }
     }
 
-    /// Ids, names and references across the files read; then the model.
-    fn resolve(&mut self, scene_f: usize, libs: &[usize], proxies_f: Option<usize>) -> Scene {
+    /// Reads a file once: a second call for the same path returns the first call's result
+    /// (and reports nothing again), so a file that several units name is walked once and its
+    /// ids count once.
+    fn read(
+        &mut self,
+        rel: &Path,
+        kind: FileKind,
+        named_at: Option<(Sp, String)>,
+    ) -> Option<usize> {
+        if let Some(r) = self.cache.get(rel) {
+            return *r;
+        }
+        let r = self.read_uncached(rel, kind, named_at);
+        self.cache.insert(rel.to_path_buf(), r);
+        r
+    }
+
+    /// The paths file `f` names under diagnostic keys starting with `prefix`, that passed
+    /// their checks, in the order written.
+    fn named(&self, f: usize, prefix: &str) -> Vec<(String, Sp, PathBuf)> {
+        self.ctx
+            .ok_paths
+            .iter()
+            .filter(|(pf, k, _, _)| *pf == f && k.starts_with(prefix))
+            .map(|(_, k, sp, p)| (k.clone(), sp.clone(), p.clone()))
+            .collect()
+    }
+
+    /// Reads the includes of `main`, depth first, and returns the files in merge order. The
+    /// chain of files being read is a stack on the heap, never the call stack, so any depth
+    /// of input costs the same stack; a 65th link or a cycle is refused at its include key.
+    fn includes(&mut self, main: usize, kind: FileKind) -> Vec<usize> {
+        struct Frame {
+            f: usize,
+            incs: Vec<(String, Sp, PathBuf)>,
+            next: usize,
+            /// The include that brought this file in.
+            via: Option<Sp>,
+        }
+        let mut order: Vec<usize> = Vec::new();
+        let mut stack = vec![Frame {
+            f: main,
+            incs: self.named(main, "include."),
+            next: 0,
+            via: None,
+        }];
+        while let Some(top) = stack.last_mut() {
+            if top.next >= top.incs.len() {
+                let f = top.f;
+                stack.pop();
+                if !order.contains(&f) {
+                    order.push(f);
+                }
+                continue;
+            }
+            let (key, sp, path) = top.incs[top.next].clone();
+            top.next += 1;
+            let cycle = stack.iter().any(|fr| self.ctx.srcs[fr.f].rel == path);
+            // The scene is depth 0, so this include is `stack.len()` deep.
+            if cycle || stack.len() > MAX_DEPTH {
+                let mut names: Vec<String> = stack
+                    .iter()
+                    .map(|fr| self.ctx.srcs[fr.f].rel.display().to_string())
+                    .collect();
+                names.push(path.display().to_string());
+                let mut related: Vec<Location> = stack
+                    .iter()
+                    .filter_map(|fr| fr.via.as_ref())
+                    .map(|s| self.ctx.loc(s))
+                    .collect();
+                related.push(self.ctx.loc(&sp));
+                let (code, msg) = if cycle {
+                    (
+                        "include-cycle",
+                        format!(
+                            "`{}` includes itself: {}",
+                            path.display(),
+                            names.join(" → ")
+                        ),
+                    )
+                } else {
+                    (
+                        "include-depth",
+                        format!(
+                            "includes nest more than {MAX_DEPTH} deep: {}",
+                            names.join(" → ")
+                        ),
+                    )
+                };
+                self.ctx
+                    .report(Severity::Error, &sp, code, &key, msg, related);
+                continue;
+            }
+            let Some(f) = self.read(&path, kind, Some((sp.clone(), key))) else {
+                continue;
+            };
+            // A file two includes of the unit name (a diamond) is merged once, at its first.
+            if order.contains(&f) {
+                continue;
+            }
+            let incs = self.named(f, "include.");
+            stack.push(Frame {
+                f,
+                incs,
+                next: 0,
+                via: Some(sp),
+            });
+        }
+        order
+    }
+
+    /// A scene or prefab with its includes and the libraries they name, read.
+    fn unit(&mut self, main: usize, kind: FileKind) -> Unit {
+        let files = self.includes(main, kind);
+        let mut libs = Vec::new();
+        for &f in &files {
+            for (key, sp, path) in self.named(f, "materials.") {
+                if let Some(l) = self.read(&path, FileKind::Materials, Some((sp, key))) {
+                    if !libs.contains(&l) {
+                        libs.push(l);
+                    }
+                }
+            }
+        }
+        Unit {
+            rel: self.ctx.srcs[main].rel.clone(),
+            files,
+            libs,
+            extra: Vec::new(),
+            index: Index::default(),
+        }
+    }
+
+    /// Everything past reading the scene file: its includes, proxies file and prefabs read;
+    /// placements expanded; ids, names and references across them; then the model.
+    fn resolve(&mut self, scene_f: usize) -> Scene {
+        let mut units = vec![self.unit(scene_f, FileKind::Scene)];
+        let mut proxies_f = None;
+        for f in units[0].files.clone() {
+            for (key, sp, path) in self.named(f, "plates.proxies") {
+                proxies_f = self.read(&path, FileKind::Proxies, Some((sp, key)));
+            }
+        }
+        units[0].extra.extend(proxies_f);
+        // Every prefab placed anywhere, each with its includes, read once (a worklist, not
+        // recursion). Cycles and depth are the expansion's to refuse.
+        let mut unit_of: HashMap<PathBuf, Option<usize>> = HashMap::new();
+        let mut u = 0;
+        while u < units.len() {
+            for f in units[u].files.clone() {
+                let places = self
+                    .named(f, "object.")
+                    .into_iter()
+                    .filter(|(k, _, _)| k.ends_with(".prefab"));
+                let tiles = self
+                    .named(f, "tiles.")
+                    .into_iter()
+                    .filter(|(k, _, _)| k.contains(".palette."));
+                for (key, sp, path) in places.chain(tiles).collect::<Vec<_>>() {
+                    if unit_of.contains_key(&path) {
+                        continue;
+                    }
+                    let made = self
+                        .read(&path, FileKind::Prefab, Some((sp, key)))
+                        .map(|pf| {
+                            let un = self.unit(pf, FileKind::Prefab);
+                            units.push(un);
+                            units.len() - 1
+                        });
+                    unit_of.insert(path, made);
+                }
+            }
+            u += 1;
+        }
+
         let docs = std::mem::take(&mut self.docs);
         let entries = self.ctx.entries.clone();
-        self.ids_and_names(&entries);
-        let includes = doc_table(&docs, scene_f)
-            .is_some_and(|t| t.get("include").is_some_and(|i| !i.elems().is_empty()));
-        let index = Index::new(&entries);
+        for un in &mut units {
+            let index = Index::new(&entries, |e| {
+                let f = e.name_at.file;
+                if e.kind == Kind::Material {
+                    un.libs.contains(&f)
+                } else {
+                    un.files.contains(&f) || un.extra.contains(&f)
+                }
+            });
+            un.index = index;
+        }
+        let entry_at: HashMap<(usize, &str), usize> = entries
+            .iter()
+            .enumerate()
+            .map(|(i, e)| ((e.name_at.file, e.key.as_str()), i))
+            .collect();
+        let mut tbl_of: HashMap<usize, Tbl> = HashMap::new();
+        for f in 0..docs.len() {
+            for kind in ALL_KINDS {
+                for (dkey, _, t) in entry_tables(&docs, f, kind) {
+                    if let Some(&e) = entry_at.get(&(f, dkey.as_str())) {
+                        tbl_of.insert(e, t);
+                    }
+                }
+            }
+        }
+        self.ids(&entries);
+        for un in &units {
+            self.names(&entries, un);
+        }
+        self.material_names(&entries);
+        self.held_twice(&docs, &units[0]);
 
-        // References.
+        // Tile layers: each filled cell is a placement, written here as a table of its own.
+        let mut layers: Vec<Tiles> = Vec::new();
+        let mut cells: Vec<(usize, String, Sp, PathBuf)> = Vec::new();
+        let mut cell_items: Vec<toml_edit::Item> = Vec::new();
+        for &f in &units[0].files {
+            for (dkey, name, t) in entry_tables(&docs, f, Kind::Tiles) {
+                let head = head_of(&self.ctx, f, t);
+                let layer = tiles_of(t, &units[0], &tbl_of, self.ctx.loc(&head));
+                for (n, (at, tile)) in layer.cells.iter().enumerate() {
+                    let Some((_, path)) = layer.palette.iter().find(|(k, _)| k == tile) else {
+                        continue;
+                    };
+                    let (sp, ckey) = cell_place(f, t, &dkey, &layer, n, &head);
+                    let pos = layer.position(*at);
+                    let mut ct = toml_edit::Table::new();
+                    ct.insert(
+                        "name",
+                        toml_edit::value(format!("{name}/{},{}", at[0], at[1])),
+                    );
+                    ct.insert(
+                        "prefab",
+                        toml_edit::value(path.to_string_lossy().into_owned()),
+                    );
+                    let arr: toml_edit::Array = pos.iter().map(|v| *v as f64).collect();
+                    ct.insert("at", toml_edit::value(arr));
+                    cell_items.push(toml_edit::Item::Table(ct));
+                    cells.push((f, ckey, sp, path.clone()));
+                }
+                layers.push(layer);
+            }
+        }
+        let cell_items = cell_items;
+
+        // Placements, expanded breadth first; each instance's chain is its parent links.
+        let mut insts: Vec<Inst> = vec![Inst {
+            unit: 0,
+            group: None,
+            parent: None,
+            key_prefix: String::new(),
+            id_prefix: Some(String::new()),
+            depth: 0,
+            via: None,
+            ovr: Vec::new(),
+            owned: HashMap::new(),
+            mats: HashMap::new(),
+            hidden: false,
+        }];
+        let mut arena: Vec<toml_edit::Item> = Vec::new();
+        let mut plans: Vec<Plan> = Vec::new();
+        let mut grown = false;
+        let mut i = 0;
+        while i < insts.len() {
+            let u = insts[i].unit;
+            let ovr = std::mem::take(&mut insts[i].ovr);
+            let mut forwarded: HashMap<usize, Vec<Ovr>> = HashMap::new();
+            for o in ovr {
+                self.apply_override(
+                    &units[u],
+                    &entries,
+                    &tbl_of,
+                    &mut insts[i],
+                    &mut arena,
+                    &mut forwarded,
+                    o,
+                );
+            }
+            // The unit's objects, then (for the scene) its tile layers' cells.
+            let mut todo: Vec<(Plan, Sp)> = Vec::new();
+            for &f in &units[u].files {
+                for (dkey, _, t) in entry_tables(&docs, f, Kind::Object) {
+                    let entry = entry_at.get(&(f, dkey.as_str())).copied();
+                    let prefab = if t.has("prefab") {
+                        prefab_target(&units[u], &tbl_of, t)
+                    } else {
+                        None
+                    };
+                    let head = head_of(&self.ctx, f, t);
+                    let at = val_sp(f, t, "prefab", &head);
+                    let plan = Plan {
+                        f,
+                        inst: i,
+                        entry,
+                        orig: t,
+                        dkey,
+                        head,
+                        prefab,
+                    };
+                    todo.push((plan, at));
+                }
+            }
+            if i == 0 {
+                for ((f, ckey, sp, path), item) in cells.iter().zip(&cell_items) {
+                    let Some(t) = Node::of_item(item).and_then(|n| n.tbl()) else {
+                        continue;
+                    };
+                    let plan = Plan {
+                        f: *f,
+                        inst: 0,
+                        entry: None,
+                        orig: t,
+                        dkey: ckey.clone(),
+                        head: sp.clone(),
+                        prefab: Some(path.clone()),
+                    };
+                    todo.push((plan, sp.clone()));
+                }
+            }
+            for (plan, at) in todo {
+                let (f, t, entry, prefab) = (plan.f, plan.orig, plan.entry, plan.prefab.clone());
+                let dkey = plan.dkey.clone();
+                plans.push(plan);
+                let Some(path) = prefab else { continue };
+                let Some(Some(tu)) = unit_of.get(&path).copied() else {
+                    continue;
+                };
+                let mut chain = Vec::new();
+                let mut c = Some(i);
+                while let Some(ci) = c {
+                    chain.push(ci);
+                    c = insts[ci].parent;
+                }
+                chain.reverse();
+                let cycle = chain
+                    .iter()
+                    .any(|&ci| ci != 0 && units[insts[ci].unit].rel == path);
+                let depth = insts[i].depth + 1;
+                if cycle || depth > MAX_DEPTH {
+                    let mut names: Vec<String> = chain
+                        .iter()
+                        .map(|&ci| units[insts[ci].unit].rel.display().to_string())
+                        .collect();
+                    names.push(path.display().to_string());
+                    let mut related: Vec<Location> = chain
+                        .iter()
+                        .filter_map(|&ci| insts[ci].via.as_ref())
+                        .map(|s| self.ctx.loc(s))
+                        .collect();
+                    related.push(self.ctx.loc(&at));
+                    let (code, msg) = if cycle {
+                        (
+                            "prefab-cycle",
+                            format!("`{}` places itself: {}", path.display(), names.join(" → ")),
+                        )
+                    } else {
+                        (
+                            "prefab-depth",
+                            format!(
+                                "prefab placements nest more than {MAX_DEPTH} deep: {}",
+                                names.join(" → ")
+                            ),
+                        )
+                    };
+                    self.ctx.report(
+                        Severity::Error,
+                        &at,
+                        code,
+                        &format!("{dkey}.prefab"),
+                        msg,
+                        related,
+                    );
+                    continue;
+                }
+                if plans.len() > MAX_PLACED {
+                    if !grown {
+                        self.ctx.err(
+                            &at,
+                            "bad-value",
+                            &format!("{dkey}.prefab"),
+                            format!("placements expand to more than {MAX_PLACED} objects"),
+                        );
+                    }
+                    grown = true;
+                    continue;
+                }
+                let name = t.str("name").unwrap_or_default();
+                // A tile cell's entries take no id the scene can refer to.
+                let id_prefix = match (&insts[i].id_prefix, t.str("id"), entry) {
+                    (Some(p), Some(id), Some(_)) => Some(format!("{p}{id}/")),
+                    _ => None,
+                };
+                let mut ovr = self.parse_set(f, t, &dkey);
+                if let Some(e) = entry {
+                    ovr.extend(forwarded.remove(&e).unwrap_or_default());
+                }
+                let key_prefix = format!("{}{name}/", insts[i].key_prefix);
+                insts.push(Inst {
+                    unit: tu,
+                    group: Some(plans.len() - 1),
+                    parent: Some(i),
+                    key_prefix,
+                    id_prefix,
+                    depth,
+                    via: Some(at),
+                    ovr,
+                    owned: HashMap::new(),
+                    mats: HashMap::new(),
+                    hidden: false,
+                });
+            }
+            i += 1;
+        }
+        let arena = arena;
+
+        // A placement's hidden hides everything it places, down every nested placement.
+        for i in 1..insts.len() {
+            let own = insts[i].group.and_then(|g| plans.get(g)).is_some_and(|p| {
+                let a = p.entry.and_then(|e| insts[p.inst].owned.get(&e).copied());
+                let t = a
+                    .and_then(|a| arena.get(a))
+                    .and_then(Node::of_item)
+                    .and_then(|n| n.tbl())
+                    .unwrap_or(p.orig);
+                t.bool("hidden") == Some(true)
+            });
+            let up = insts[i].parent.is_some_and(|p| insts[p].hidden);
+            insts[i].hidden = own || up;
+        }
+
+        // The placed objects.
+        let eff = |inst: usize, e: Option<usize>| -> Option<usize> {
+            e.and_then(|e| insts[inst].owned.get(&e).copied())
+        };
+        let tbl_at = |a: Option<usize>| -> Option<Tbl> {
+            a.and_then(|a| arena.get(a))
+                .and_then(Node::of_item)
+                .and_then(|n| n.tbl())
+        };
+        let mut objs: Vec<Obj> = Vec::with_capacity(plans.len());
+        let mut obj_at: HashMap<(usize, usize), usize> = HashMap::new();
+        let mut placed_ids: HashMap<String, usize> = HashMap::new();
+        for (n, p) in plans.iter().enumerate() {
+            let inst = &insts[p.inst];
+            let t = tbl_at(eff(p.inst, p.entry)).unwrap_or(p.orig);
+            let name = p.orig.str("name").unwrap_or_default().to_string();
+            let id = match (&inst.id_prefix, p.orig.str("id")) {
+                (Some(pre), Some(id)) => Some(format!("{pre}{id}")),
+                _ => None,
+            };
+            if let Some(e) = p.entry {
+                obj_at.insert((p.inst, e), n);
+            }
+            if p.inst != 0 {
+                if let Some(id) = &id {
+                    placed_ids.entry(id.clone()).or_insert(n);
+                }
+            }
+            objs.push(Obj {
+                t,
+                f: p.f,
+                inst: p.inst,
+                key: format!("{}{name}", inst.key_prefix),
+                dkey: p.dkey.clone(),
+                id,
+                head: p.head.clone(),
+                placement: p.orig.has("prefab"),
+                prefab: p.prefab.clone(),
+                parent: None,
+                explicit_dynamic: t.bool("dynamic"),
+                dynamic: false,
+                mover: None,
+            });
+        }
+        let obj_of = |inst: usize, v: &str| -> Option<usize> {
+            match units[insts[inst].unit].index.find(Kind::Object, v) {
+                Found::One(e) => obj_at.get(&(inst, e)).copied(),
+                Found::None => insts[inst]
+                    .id_prefix
+                    .as_ref()
+                    .and_then(|p| placed_ids.get(&format!("{p}{v}")).copied()),
+                Found::Many(_) => None,
+            }
+        };
+        for o in objs.iter_mut() {
+            o.parent = match o.t.str("parent") {
+                Some(v) => obj_of(o.inst, v),
+                // A prefab's root objects take the placement as their parent.
+                None => insts[o.inst].group,
+            };
+        }
+
+        // References, each in the unit its file belongs to.
         let refs = std::mem::take(&mut self.ctx.refs);
-        let mut proxy_refs: Vec<(RefUse, usize)> = Vec::new();
         for r in &refs {
-            match index.find(r.kind, &r.value) {
+            let Some(u) = units.iter().position(|un| un.holds(r.at.file)) else {
+                continue;
+            };
+            match units[u].index.find(r.kind, &r.value) {
                 Found::One(e) => {
                     if Some(r.at.file) == proxies_f {
-                        proxy_refs.push((r.clone(), e));
+                        self.proxy_ref(r, obj_at.get(&(0, e)).map(|&o| &objs[o]));
                     }
                 }
                 Found::None => {
-                    let note = if includes {
-                        "; includes are not merged yet, so the entries of included files are not seen"
-                    } else {
-                        ""
-                    };
-                    let msg = format!(
-                        "no {} has the id or name \"{}\"{note}",
-                        r.kind.word(),
-                        r.value
-                    );
-                    self.ctx.err(&r.at, "bad-reference", &r.key, msg);
+                    let placed = (r.kind == Kind::Object && r.value.contains('/'))
+                        .then(|| {
+                            insts.iter().enumerate().find_map(|(ii, inst)| {
+                                (inst.unit == u).then(|| obj_of(ii, &r.value)).flatten()
+                            })
+                        })
+                        .flatten()
+                        // A proxy names a placed object by its key in the scene, too.
+                        .or_else(|| {
+                            (Some(r.at.file) == proxies_f && r.value.contains('/'))
+                                .then(|| objs.iter().position(|o| o.inst != 0 && o.key == r.value))
+                                .flatten()
+                        });
+                    match placed {
+                        Some(o) => {
+                            if Some(r.at.file) == proxies_f {
+                                self.proxy_ref(r, Some(&objs[o]));
+                            }
+                        }
+                        None => {
+                            let inside = if u == 0 {
+                                String::new()
+                            } else {
+                                format!(
+                                    " in `{}` (a prefab resolves inside itself)",
+                                    units[u].rel.display()
+                                )
+                            };
+                            let msg = format!(
+                                "no {} has the id or name \"{}\"{inside}",
+                                r.kind.word(),
+                                r.value
+                            );
+                            self.ctx.err(&r.at, "bad-reference", &r.key, msg);
+                        }
+                    }
                 }
                 Found::Many(all) => {
                     let related = all
@@ -447,54 +1034,18 @@ impl Loader {
                 }
             }
         }
-
-        // The objects: parents, cycles, movers, dynamic.
-        let Some(top) = doc_table(&docs, scene_f) else {
-            return Scene::default();
-        };
-        let mut objs: Vec<Obj> = Vec::new();
-        for (i, t) in top
-            .get("object")
-            .map(|o| o.tables())
-            .unwrap_or_default()
-            .into_iter()
-            .enumerate()
-        {
-            let name = t.str("name").unwrap_or_default().to_string();
-            let key = match t.str("id") {
-                Some(id) => format!("object.{id}"),
-                None => format!("object.{i}"),
-            };
-            let head = head_of(&self.ctx, scene_f, t);
-            objs.push(Obj {
-                t,
-                name,
-                key,
-                head,
-                placement: t.has("prefab"),
-                parent: None,
-                explicit_dynamic: t.bool("dynamic"),
-                dynamic: false,
-                mover: None,
-            });
-        }
-        let obj_of = |v: &str, objs: &[Obj]| -> Option<usize> {
-            match index.find(Kind::Object, v) {
-                Found::One(e) => {
-                    let n = entries[e].name.as_deref()?;
-                    objs.iter().position(|o| o.name == n)
-                }
-                _ => None,
-            }
-        };
-        for i in 0..objs.len() {
-            let p = objs[i].t.str("parent").and_then(|v| obj_of(v, &objs));
-            objs[i].parent = p;
-        }
         // Placement ids named by `prefab` or a palette.
         for r in std::mem::take(&mut self.ctx.placement_refs) {
-            let ok = obj_of(&r.value, &objs)
-                .is_some_and(|o| objs[o].placement && objs[o].t.str("id") == Some(&r.value));
+            let Some(u) = units.iter().position(|un| un.holds(r.at.file)) else {
+                continue;
+            };
+            let ok = match units[u].index.find(Kind::Object, &r.value) {
+                Found::One(e) => {
+                    entries[e].id.as_deref() == Some(r.value.as_str())
+                        && tbl_of.get(&e).is_some_and(|t| t.has("prefab"))
+                }
+                _ => false,
+            };
             if !ok {
                 self.ctx.err(
                     &r.at,
@@ -507,35 +1058,286 @@ impl Loader {
                 );
             }
         }
-        self.parent_cycles(scene_f, &mut objs);
-        self.movers(scene_f, top, &mut objs, &obj_of);
-        derive_dynamic(&mut objs);
-        self.bodies(scene_f, &objs);
-        self.sounds(scene_f, top, &objs, &obj_of);
-        for (r, e) in proxy_refs {
-            let name = entries[e].name.clone().unwrap_or_default();
-            if let Some(o) = objs.iter().find(|o| o.name == name) {
-                if o.placement || o.dynamic {
-                    let why = if o.placement {
-                        "a prefab placement"
-                    } else {
-                        "dynamic"
-                    };
-                    self.ctx.err(&r.at, "bad-reference", &r.key, format!("object \"{name}\" is {why}; a proxy stands in for a static object with a mesh"));
+
+        self.parent_cycles(&mut objs);
+        // Movers, sounds: every instance's, overrides applied.
+        let mut movers: Vec<(usize, usize, String, Tbl)> = Vec::new();
+        let mut sounds: Vec<(usize, usize, String, Tbl)> = Vec::new();
+        for (ii, inst) in insts.iter().enumerate() {
+            for &f in &units[inst.unit].files {
+                for (kind, out) in [(Kind::Mover, &mut movers), (Kind::Sound, &mut sounds)] {
+                    for (dkey, _, t) in entry_tables(&docs, f, kind) {
+                        let e = entry_at.get(&(f, dkey.as_str())).copied();
+                        let t = tbl_at(eff(ii, e)).unwrap_or(t);
+                        out.push((ii, f, dkey, t));
+                    }
                 }
             }
         }
+        self.movers(&movers, &mut objs, &obj_of);
+        derive_dynamic(&mut objs);
+        self.bodies(&objs);
+        self.sounds(&sounds, &objs, &obj_of);
 
-        let refkey = |kind: Kind, v: &str| -> String {
-            match index.find(kind, v) {
-                Found::One(e) => entries[e].name.clone().unwrap_or_else(|| v.to_string()),
-                _ => v.to_string(),
-            }
+        let m = Model {
+            layers,
+            docs: &docs,
+            units: &units,
+            insts: &insts,
+            objs: &objs,
+            entry_at: &entry_at,
+            arena: &arena,
         };
-        self.model(&docs, scene_f, libs, proxies_f, top, &objs, &refkey)
+        self.model(&m, scene_f)
     }
 
-    fn ids_and_names(&mut self, entries: &[Entry]) {
+    /// A proxy's object: static, with a mesh.
+    fn proxy_ref(&mut self, r: &RefUse, o: Option<&Obj>) {
+        let Some(o) = o else { return };
+        if o.placement || o.dynamic {
+            let why = if o.placement {
+                "a prefab placement"
+            } else {
+                "dynamic"
+            };
+            self.ctx.err(
+                &r.at,
+                "bad-reference",
+                &r.key,
+                format!(
+                    "object \"{}\" is {why}; a proxy stands in for a static object with a mesh",
+                    o.key
+                ),
+            );
+        }
+    }
+
+    /// The overrides a placement's `[object.set]` writes, split into entry and key path.
+    fn parse_set(&mut self, f: usize, t: Tbl, dkey: &str) -> Vec<Ovr> {
+        let mut out = Vec::new();
+        let Some(set) = t.get("set").and_then(|s| s.tbl()) else {
+            return out;
+        };
+        let head = head_of(&self.ctx, f, t);
+        for (name, ks, node) in set.entries() {
+            let kat = ks
+                .map(|span| Sp { file: f, span })
+                .unwrap_or_else(|| head.clone());
+            let at = node_span(&node)
+                .map(|span| Sp { file: f, span })
+                .unwrap_or_else(|| kat.clone());
+            let key = format!("{dkey}.set.\"{name}\"");
+            let value = match node {
+                Node::Val(v) => v.clone(),
+                Node::Inline(t) => toml_edit::Value::InlineTable(t.clone()),
+                _ => {
+                    self.ctx.err(
+                        &kat,
+                        "bad-override",
+                        &key,
+                        format!(
+                            "write the override as one quoted key: \"{name}.<key path>\" = value"
+                        ),
+                    );
+                    continue;
+                }
+            };
+            let split = name
+                .split_once('.')
+                .filter(|(e, p)| !e.is_empty() && p.split('.').all(|s| !s.is_empty()));
+            let Some((entry, path)) = split else {
+                self.ctx.err(
+                    &kat,
+                    "bad-override",
+                    &key,
+                    format!("an override's key is \"<entry>.<key path>\"; \"{name}\" is not"),
+                );
+                continue;
+            };
+            out.push(Ovr {
+                entry: entry.split('/').map(String::from).collect(),
+                path: path.split('.').map(String::from).collect(),
+                value,
+                at,
+                kat,
+                key,
+            });
+        }
+        out
+    }
+
+    /// Checks one override against the prefab it reaches and applies it to this placement's
+    /// copy of the entry; one for a nested placement's inner entry goes on to that placement.
+    #[allow(clippy::too_many_arguments)]
+    fn apply_override(
+        &mut self,
+        unit: &Unit,
+        entries: &[Entry],
+        tbl_of: &HashMap<usize, Tbl>,
+        inst: &mut Inst,
+        arena: &mut Vec<toml_edit::Item>,
+        forwarded: &mut HashMap<usize, Vec<Ovr>>,
+        mut o: Ovr,
+    ) {
+        let first = o.entry[0].clone();
+        // A name that entries of two kinds share (an object named as its mesh) picks the
+        // entry whose table takes the override: a placement for an inner entry's path, else
+        // the kind that takes the key path's first key.
+        let takes = |e: usize| -> bool {
+            if o.entry.len() > 1 {
+                entries[e].kind == Kind::Object && tbl_of.get(&e).is_some_and(|t| t.has("prefab"))
+            } else {
+                kind_schema(entries[e].kind).key(&o.path[0]).is_some()
+            }
+        };
+        let found = match unit.index.find_any(&first) {
+            Found::Many(all) => {
+                let fit: Vec<usize> = all.iter().copied().filter(|&e| takes(e)).collect();
+                match fit.len() {
+                    1 => Found::One(fit[0]),
+                    0 => Found::Many(all),
+                    _ => Found::Many(fit),
+                }
+            }
+            f => f,
+        };
+        let e = match found {
+            Found::One(e) => e,
+            Found::None => {
+                let msg = format!(
+                    "no entry of `{}` has the id or name \"{first}\"",
+                    unit.rel.display()
+                );
+                self.ctx.err(&o.kat, "bad-override", &o.key, msg);
+                return;
+            }
+            Found::Many(all) => {
+                let related = all
+                    .iter()
+                    .map(|e| self.ctx.loc(&entries[*e].name_at))
+                    .collect();
+                let msg = format!(
+                    "\"{first}\" names {} entries of `{}`; name the entry by its id",
+                    all.len(),
+                    unit.rel.display()
+                );
+                self.ctx.report(
+                    Severity::Error,
+                    &o.kat,
+                    "bad-override",
+                    &o.key,
+                    msg,
+                    related,
+                );
+                return;
+            }
+        };
+        let Some(&orig) = tbl_of.get(&e) else { return };
+        let placement = entries[e].kind == Kind::Object && orig.has("prefab");
+        if o.entry.len() > 1 {
+            if !placement {
+                let msg = format!("\"{first}\" is no prefab placement: only a placement's inner entries are written \"<placement>/<inner>\"");
+                self.ctx.err(&o.kat, "bad-override", &o.key, msg);
+                return;
+            }
+            o.entry.remove(0);
+            forwarded.entry(e).or_default().push(o);
+            return;
+        }
+        let head = o.path[0].as_str();
+        if matches!(head, "id" | "name" | "prefab" | "set") {
+            let msg = format!("`{head}` can't be overridden: an override replaces values, and `{head}` is what the entry is");
+            self.ctx.err(&o.kat, "bad-override", &o.key, msg);
+            return;
+        }
+        if placement && !schema::PLACEMENT_KEYS.contains(&head) {
+            let msg = format!(
+                "\"{first}\" is a placement, which takes only {}",
+                schema::PLACEMENT_KEYS.join(", ")
+            );
+            self.ctx.err(&o.kat, "bad-override", &o.key, msg);
+            return;
+        }
+        let (ty, range) = match override_ty(kind_schema(entries[e].kind), &o.path) {
+            Ok(x) => x,
+            Err(msg) => {
+                let msg = format!("{} \"{first}\": {msg}", entries[e].kind.word());
+                self.ctx.err(&o.kat, "bad-override", &o.key, msg);
+                return;
+            }
+        };
+        // The value is checked as the prefab's own; what the check finds is the override's.
+        let (d0, r0, p0) = (
+            self.ctx.diags.len(),
+            self.ctx.refs.len(),
+            self.ctx.present.len(),
+        );
+        let (pr0, k0, e0) = (
+            self.ctx.placement_refs.len(),
+            self.ctx.ok_paths.len(),
+            self.ctx.entries.len(),
+        );
+        let value = o.value.clone();
+        self.ctx.value(
+            o.at.file,
+            Node::of_value(&value),
+            ty,
+            range,
+            &o.key,
+            "",
+            &o.at,
+        );
+        let found = self.ctx.diags.split_off(d0);
+        let refs = self.ctx.refs.split_off(r0);
+        self.ctx.present.truncate(p0);
+        self.ctx.placement_refs.truncate(pr0);
+        self.ctx.ok_paths.truncate(k0);
+        self.ctx.entries.truncate(e0);
+        let mut ok = true;
+        for mut d in found {
+            if d.is_error() {
+                ok = false;
+                d.code = "bad-override";
+                self.ctx.diags.push(d);
+            }
+        }
+        for r in refs {
+            if !matches!(unit.index.find(r.kind, &r.value), Found::One(_)) {
+                ok = false;
+                let msg = format!(
+                    "no {} of `{}` has the id or name \"{}\": an override's reference resolves inside the prefab",
+                    r.kind.word(),
+                    unit.rel.display(),
+                    r.value
+                );
+                self.ctx.err(&r.at, "bad-override", &o.key, msg);
+            }
+        }
+        if !ok {
+            return;
+        }
+        let a = match inst.owned.get(&e) {
+            Some(&a) => a,
+            None => {
+                arena.push(owned_item(orig));
+                inst.owned.insert(e, arena.len() - 1);
+                arena.len() - 1
+            }
+        };
+        if let Err(msg) = set_path(&mut arena[a], &o.path, value) {
+            self.ctx.err(&o.kat, "bad-override", &o.key, msg);
+            return;
+        }
+        if entries[e].kind == Kind::Material {
+            if let Some(n) = &entries[e].name {
+                inst.mats
+                    .insert(n.clone(), (format!("{}{n}", inst.key_prefix), e));
+            }
+        }
+    }
+
+    /// Ids are unique across every file read.
+    fn ids(&mut self, entries: &[Entry]) {
         let mut ids: HashMap<&str, usize> = HashMap::new();
         for (i, e) in entries.iter().enumerate() {
             let Some(id) = e.id.as_deref().filter(|id| is_id(id)) else {
@@ -565,35 +1367,38 @@ impl Loader {
                 }
             }
         }
+    }
+
+    /// Names are unique per kind across a unit's files (materials: see `material_names`). The
+    /// second in merge order is the one refused.
+    fn names(&mut self, entries: &[Entry], un: &Unit) {
         let mut names: HashMap<(Kind, &str), usize> = HashMap::new();
-        for (i, e) in entries.iter().enumerate() {
-            if e.kind == Kind::Proxy {
-                continue;
-            }
+        let mut order: Vec<usize> = (0..entries.len())
+            .filter(|&i| {
+                let e = &entries[i];
+                !matches!(e.kind, Kind::Proxy | Kind::Material)
+                    && un.files.contains(&e.name_at.file)
+            })
+            .collect();
+        // Stable: entries of one file stay in the order written.
+        order.sort_by_key(|&i| un.files.iter().position(|&f| f == entries[i].name_at.file));
+        for i in order {
+            let e = &entries[i];
             let Some(name) = e.name.as_deref() else {
                 continue;
             };
             match names.get(&(e.kind, name)) {
                 Some(&first) => {
-                    let f = &entries[first];
-                    let loc = self.ctx.loc(&f.name_at);
-                    let msg = if e.kind == Kind::Material {
-                        let here = self.ctx.loc(&e.name_at);
-                        format!(
-                            "material \"{name}\" is in two libraries: {} and {}",
-                            loc.file.display(),
-                            here.file.display()
-                        )
-                    } else {
-                        format!(
-                            "{} name \"{name}\" is used twice; the first at line {}",
-                            e.kind.word(),
-                            loc.line
-                        )
-                    };
+                    let loc = self.ctx.loc(&entries[first].name_at);
+                    let msg = format!(
+                        "{} name \"{name}\" is used twice; the first at {}:{}",
+                        e.kind.word(),
+                        loc.file.display(),
+                        loc.line
+                    );
                     let key = if matches!(
                         e.kind,
-                        Kind::Mesh | Kind::Material | Kind::Content | Kind::Text | Kind::Sound
+                        Kind::Mesh | Kind::Content | Kind::Text | Kind::Sound
                     ) {
                         e.key.clone()
                     } else {
@@ -615,7 +1420,84 @@ impl Loader {
         }
     }
 
-    fn parent_cycles(&mut self, f: usize, objs: &mut [Obj]) {
+    /// A material name is in one library of everything the scene reads: the scene's, its
+    /// includes' and its placed prefabs' materials share `Scene::materials`.
+    fn material_names(&mut self, entries: &[Entry]) {
+        let mut names: HashMap<&str, usize> = HashMap::new();
+        for (i, e) in entries.iter().enumerate() {
+            if e.kind != Kind::Material {
+                continue;
+            }
+            let Some(name) = e.name.as_deref() else {
+                continue;
+            };
+            match names.get(name) {
+                Some(&first) => {
+                    let loc = self.ctx.loc(&entries[first].name_at);
+                    let here = self.ctx.loc(&e.name_at);
+                    let msg = format!(
+                        "material \"{name}\" is in two libraries: {} and {}",
+                        loc.file.display(),
+                        here.file.display()
+                    );
+                    self.ctx.report(
+                        Severity::Error,
+                        &e.name_at,
+                        "duplicate-name",
+                        &e.key,
+                        msg,
+                        vec![loc],
+                    );
+                }
+                None => {
+                    names.insert(name, i);
+                }
+            }
+        }
+    }
+
+    /// fallback and the one-file tables are held by one file of a scene and its includes.
+    fn held_twice(&mut self, docs: &[Option<ImDocument<String>>], un: &Unit) {
+        for name in ONE_FILE {
+            let mut first: Option<Sp> = None;
+            for &f in &un.files {
+                let Some(top) = doc_table(docs, f) else {
+                    continue;
+                };
+                if !top.has(name) {
+                    continue;
+                }
+                let at = key_sp(
+                    f,
+                    top,
+                    name,
+                    &Sp {
+                        file: f,
+                        span: 0..0,
+                    },
+                );
+                match &first {
+                    None => first = Some(at),
+                    Some(fst) => {
+                        let loc = self.ctx.loc(fst);
+                        let what = if name == "fallback" {
+                            "fallback".to_string()
+                        } else {
+                            format!("[{name}]")
+                        };
+                        let msg = format!(
+                            "{what} is held by two files of the scene: {} holds it first",
+                            loc.file.display()
+                        );
+                        self.ctx
+                            .report(Severity::Error, &at, "held-twice", name, msg, vec![loc]);
+                    }
+                }
+            }
+        }
+    }
+
+    fn parent_cycles(&mut self, objs: &mut [Obj]) {
         // 0: unseen, 1: on the chain being followed, 2: done. Iterative: no recursion on input.
         let mut state = vec![0u8; objs.len()];
         for start in 0..objs.len() {
@@ -633,12 +1515,12 @@ impl Loader {
                         let cycle: Vec<usize> = chain[pos..].to_vec();
                         let first = *cycle.iter().min().unwrap_or(&c);
                         let names: Vec<&str> =
-                            cycle.iter().map(|o| objs[*o].name.as_str()).collect();
-                        let at = parent_sp(&self.ctx, f, &objs[first]);
+                            cycle.iter().map(|o| objs[*o].key.as_str()).collect();
+                        let at = parent_sp(&objs[first]);
                         let related = cycle
                             .iter()
                             .filter(|o| **o != first)
-                            .map(|o| self.ctx.loc(&parent_sp(&self.ctx, f, &objs[*o])))
+                            .map(|o| self.ctx.loc(&parent_sp(&objs[*o])))
                             .collect();
                         let msg = format!(
                             "objects' parents form a cycle: {} → {}",
@@ -649,7 +1531,7 @@ impl Loader {
                             Severity::Error,
                             &at,
                             "parent-cycle",
-                            &format!("{}.parent", objs[first].key),
+                            &format!("{}.parent", objs[first].dkey),
                             msg,
                             related,
                         );
@@ -668,24 +1550,14 @@ impl Loader {
         }
     }
 
+    #[allow(clippy::type_complexity)]
     fn movers(
         &mut self,
-        f: usize,
-        top: Tbl,
+        movers: &[(usize, usize, String, Tbl)],
         objs: &mut [Obj],
-        obj_of: &dyn Fn(&str, &[Obj]) -> Option<usize>,
+        obj_of: &dyn Fn(usize, &str) -> Option<usize>,
     ) {
-        for (i, m) in top
-            .get("mover")
-            .map(|m| m.tables())
-            .unwrap_or_default()
-            .iter()
-            .enumerate()
-        {
-            let mkey = match m.str("id") {
-                Some(id) => format!("mover.{id}"),
-                None => format!("mover.{i}"),
-            };
+        for (inst, f, mkey, m) in movers {
             let mclip = m.get("clip").map(|c| c.elems().len()).unwrap_or(0);
             for (j, e) in m
                 .get("objects")
@@ -694,24 +1566,24 @@ impl Loader {
                 .iter()
                 .enumerate()
             {
-                let Some(o) = e.str().and_then(|v| obj_of(v, objs)) else {
+                let Some(o) = e.str().and_then(|v| obj_of(*inst, v)) else {
                     continue;
                 };
                 let at = Sp {
-                    file: f,
+                    file: *f,
                     span: node_span(e).unwrap_or(0..0),
                 };
                 let key = format!("{mkey}.objects.{j}");
                 if let Some((other, first)) = &objs[o].mover {
                     let loc = self.ctx.loc(first);
-                    let msg = format!("object \"{}\" is already moved by {other}; an object is moved by one mover at most", objs[o].name);
+                    let msg = format!("object \"{}\" is already moved by {other}; an object is moved by one mover at most", objs[o].key);
                     self.ctx
                         .report(Severity::Error, &at, "bad-value", &key, msg, vec![loc]);
                     continue;
                 }
                 let oclip = objs[o].t.get("clip").map(|c| c.elems().len()).unwrap_or(0);
                 if mclip > 0 && mclip + oclip > 2 {
-                    let msg = format!("object \"{}\" has {oclip} clip planes and this mover {mclip}: at most two together", objs[o].name);
+                    let msg = format!("object \"{}\" has {oclip} clip planes and this mover {mclip}: at most two together", objs[o].key);
                     self.ctx.err(&at, "bad-value", &key, msg);
                 }
                 objs[o].mover = Some((mkey.clone(), at));
@@ -721,14 +1593,14 @@ impl Loader {
 
     /// A body or a character sits on a root object or under placements only, moved by no
     /// mover.
-    fn bodies(&mut self, f: usize, objs: &[Obj]) {
+    fn bodies(&mut self, objs: &[Obj]) {
         for o in objs {
             for what in ["body", "character"] {
                 if !o.t.has(what) {
                     continue;
                 }
-                let at = key_sp(f, o.t, what, &o.head);
-                let key = format!("{}.{what}", o.key);
+                let at = key_sp(o.f, o.t, what, &o.head);
+                let key = format!("{}.{what}", o.dkey);
                 if let Some((m, _)) = &o.mover {
                     self.ctx.err(
                         &at,
@@ -748,7 +1620,7 @@ impl Loader {
                     let po = &objs[p];
                     if !po.placement {
                         let loc = self.ctx.loc(&po.head);
-                        let msg = format!("a {what} sits on a root object or under prefab placements; \"{}\" is an ordinary object", po.name);
+                        let msg = format!("a {what} sits on a root object or under prefab placements; \"{}\" is an ordinary object", po.key);
                         self.ctx
                             .report(Severity::Error, &at, "bad-value", &key, msg, vec![loc]);
                         break;
@@ -757,7 +1629,7 @@ impl Loader {
                         let loc = self.ctx.loc(&po.head);
                         let msg = format!(
                             "a {what} may not sit under a moved placement; {m} moves \"{}\"",
-                            po.name
+                            po.key
                         );
                         self.ctx
                             .report(Severity::Error, &at, "bad-value", &key, msg, vec![loc]);
@@ -771,23 +1643,15 @@ impl Loader {
 
     fn sounds(
         &mut self,
-        f: usize,
-        top: Tbl,
+        sounds: &[(usize, usize, String, Tbl)],
         objs: &[Obj],
-        obj_of: &dyn Fn(&str, &[Obj]) -> Option<usize>,
+        obj_of: &dyn Fn(usize, &str) -> Option<usize>,
     ) {
-        let Some(sounds) = top.get("sound").and_then(|s| s.tbl()) else {
-            return;
-        };
         let mut looping: Option<Sp> = None;
-        for (name, ks, node) in sounds.entries() {
-            let Some(s) = node.tbl() else { continue };
-            let head = Sp {
-                file: f,
-                span: ks.unwrap_or(0..0),
-            };
+        for (inst, f, skey, s) in sounds {
+            let head = head_of(&self.ctx, *f, *s);
             if s.bool("loop") == Some(true) {
-                let at = val_sp(f, s, "loop", &head);
+                let at = val_sp(*f, *s, "loop", &head);
                 match &looping {
                     Some(first) => {
                         let loc = self.ctx.loc(first);
@@ -795,7 +1659,7 @@ impl Loader {
                             Severity::Error,
                             &at,
                             "bad-value",
-                            &format!("sound.{name}.loop"),
+                            &format!("{skey}.loop"),
                             "a second looping sound: a scene has one at most".into(),
                             vec![loc],
                         );
@@ -803,15 +1667,15 @@ impl Loader {
                     None => looping = Some(at),
                 }
             }
-            if let Some(o) = s.str("object").and_then(|v| obj_of(v, objs)) {
+            if let Some(o) = s.str("object").and_then(|v| obj_of(*inst, v)) {
                 if !objs[o].t.has("body") {
-                    let at = val_sp(f, s, "object", &head);
+                    let at = val_sp(*f, *s, "object", &head);
                     let msg = format!(
                         "a hit sound's object has a body; \"{}\" has no [object.body]",
-                        objs[o].name
+                        objs[o].key
                     );
                     self.ctx
-                        .err(&at, "bad-reference", &format!("sound.{name}.object"), msg);
+                        .err(&at, "bad-reference", &format!("{skey}.object"), msg);
                 }
             }
         }
@@ -820,18 +1684,9 @@ impl Loader {
     // -----------------------------------------------------------------------------------------
     // the model
 
-    #[allow(clippy::too_many_arguments)]
-    fn model(
-        &self,
-        docs: &[Option<ImDocument<String>>],
-        scene_f: usize,
-        libs: &[usize],
-        proxies_f: Option<usize>,
-        top: Tbl,
-        objs: &[Obj],
-        refkey: &dyn Fn(Kind, &str) -> String,
-    ) -> Scene {
+    fn model(&self, m: &Model, scene_f: usize) -> Scene {
         let loc = |f: usize, t: Tbl| self.ctx.loc(&head_of(&self.ctx, f, t));
+        let (units, insts, objs) = (m.units, m.insts, m.objs);
         let mut scene = Scene {
             root: self.ctx.root.clone(),
             file: self
@@ -844,76 +1699,112 @@ impl Loader {
             present: self.ctx.present.clone(),
             ..Scene::default()
         };
-        for (i, d) in docs.iter().enumerate() {
-            let wanted = i == scene_f
-                || libs.contains(&i)
-                || Some(i) == proxies_f
-                || self.ctx.srcs[i].rel == Path::new("project.toml");
-            if d.is_some() && wanted {
+        scene.tiles = m.layers.clone();
+        for (i, d) in m.docs.iter().enumerate() {
+            if d.is_some() {
                 scene.files.push(self.ctx.srcs[i].rel.clone());
             }
         }
+        let refkey = |u: usize, kind: Kind, v: &str| -> String {
+            match units[u].index.find(kind, v) {
+                Found::One(e) => self.ctx.entries[e]
+                    .name
+                    .clone()
+                    .unwrap_or_else(|| v.to_string()),
+                _ => v.to_string(),
+            }
+        };
+        // A material reference from an instance: its key, or this placement's overridden copy.
+        let mat = |i: usize, v: &str| -> String {
+            let k = refkey(insts[i].unit, Kind::Material, v);
+            match insts[i].mats.get(&k) {
+                Some((placed, _)) => placed.clone(),
+                None => k,
+            }
+        };
+        let group_key = |i: usize| insts[i].group.map(|g| objs[g].key.clone());
+        let id_of = |i: usize, t: Tbl| -> Option<String> {
+            match (&insts[i].id_prefix, t.str("id")) {
+                (Some(p), Some(id)) => Some(format!("{p}{id}")),
+                _ => None,
+            }
+        };
 
-        if let Some(meshes) = top.get("mesh").and_then(|m| m.tbl()) {
-            for (name, _, node) in meshes.entries() {
-                let Some(t) = node.tbl() else { continue };
-                let v = View {
-                    t,
-                    s: &schema::MESH,
-                };
-                let mut nodes = Vec::new();
-                if let Some(ns) = t.get("nodes").and_then(|n| n.tbl()) {
-                    for (nname, _, nn) in ns.entries() {
-                        let Some(nt) = nn.tbl() else { continue };
-                        nodes.push(NodeOverride {
-                            node: nname.to_string(),
-                            material: nt.str("material").map(|m| refkey(Kind::Material, m)),
-                            hidden: nt.bool("hidden").unwrap_or(false),
-                            shadow: nt.str("shadow").map(shadow),
-                            two_sided: nt.bool("two_sided"),
-                            at: loc(scene_f, nt),
-                        });
+        for (i, inst) in insts.iter().enumerate() {
+            for &f in &units[inst.unit].files {
+                for (dkey, name, t0) in entry_tables(m.docs, f, Kind::Mesh) {
+                    let t = m.eff(i, f, &dkey).unwrap_or(t0);
+                    let v = View {
+                        t,
+                        s: &schema::MESH,
+                    };
+                    let mut nodes = Vec::new();
+                    if let Some(ns) = t.get("nodes").and_then(|n| n.tbl()) {
+                        for (nname, _, nn) in ns.entries() {
+                            let Some(nt) = nn.tbl() else { continue };
+                            nodes.push(NodeOverride {
+                                node: nname.to_string(),
+                                material: nt.str("material").map(|x| mat(i, x)),
+                                hidden: nt.bool("hidden").unwrap_or(false),
+                                shadow: nt.str("shadow").map(shadow),
+                                two_sided: nt.bool("two_sided"),
+                                at: loc(f, nt),
+                            });
+                        }
                     }
+                    scene.meshes.push(Mesh {
+                        key: format!("{}{name}", inst.key_prefix),
+                        id: id_of(i, t0),
+                        file: v.path("file"),
+                        node: v.string("node"),
+                        nodes,
+                        at: loc(f, t0),
+                    });
                 }
-                scene.meshes.push(Mesh {
-                    key: name.to_string(),
-                    id: v.string("id"),
-                    file: v.path("file"),
-                    node: v.string("node"),
-                    nodes,
-                    at: loc(scene_f, t),
-                });
             }
         }
 
         for (place, o) in objs.iter().enumerate() {
-            if o.placement {
-                continue;
-            }
             let v = View {
                 t: o.t,
                 s: &schema::OBJECT,
             };
             let scale = match o.t.get("scale") {
                 Some(n) => match (n.num(), n.nums()) {
-                    (Some(s), _) => [s as f32; 3],
-                    (_, Some(s)) if s.len() == 3 => [s[0] as f32, s[1] as f32, s[2] as f32],
+                    (Some(s), _) => [finite(s); 3],
+                    (_, Some(s)) if s.len() == 3 => [finite(s[0]), finite(s[1]), finite(s[2])],
                     _ => [1.0; 3],
                 },
                 None => [1.0; 3],
             };
-            let materials =
-                o.t.get("materials")
-                    .and_then(|m| m.tbl())
-                    .map(|m| {
-                        m.entries()
-                            .iter()
-                            .filter_map(|(n, _, v)| {
-                                v.str().map(|s| (n.to_string(), refkey(Kind::Material, s)))
-                            })
-                            .collect()
-                    })
-                    .unwrap_or_default();
+            let parent = o.parent.map(|p| objs[p].key.clone());
+            let hidden = v.bool("hidden") || insts[o.inst].hidden;
+            if o.placement {
+                scene.groups.push(Group {
+                    key: o.key.clone(),
+                    id: o.id.clone(),
+                    prefab: o.prefab.clone().unwrap_or_default(),
+                    parent,
+                    at: v.v3("at"),
+                    rotate: v.v3("rotate"),
+                    scale,
+                    hidden,
+                    dynamic: o.dynamic,
+                    at_loc: self.ctx.loc(&o.head),
+                });
+                continue;
+            }
+            let materials = o
+                .t
+                .get("materials")
+                .and_then(|x| x.tbl())
+                .map(|x| {
+                    x.entries()
+                        .iter()
+                        .filter_map(|(n, _, v)| v.str().map(|s| (n.to_string(), mat(o.inst, s))))
+                        .collect()
+                })
+                .unwrap_or_default();
             let clip =
                 o.t.get("clip")
                     .map(|c| {
@@ -921,27 +1812,28 @@ impl Loader {
                             .iter()
                             .filter_map(|p| p.nums())
                             .filter(|p| p.len() == 4)
-                            .map(|p| [p[0] as f32, p[1] as f32, p[2] as f32, p[3] as f32])
+                            .map(|p| [finite(p[0]), finite(p[1]), finite(p[2]), finite(p[3])])
                             .collect()
                     })
                     .unwrap_or_default();
+            let prefix = &insts[o.inst].key_prefix;
             scene.objects.push(Object {
-                key: o.name.clone(),
-                id: v.string("id"),
+                key: o.key.clone(),
+                id: o.id.clone(),
                 mesh: o
                     .t
                     .str("mesh")
-                    .map(|m| refkey(Kind::Mesh, m))
+                    .map(|x| format!("{prefix}{}", refkey(insts[o.inst].unit, Kind::Mesh, x)))
                     .unwrap_or_default(),
-                parent: o.t.str("parent").map(|p| refkey(Kind::Object, p)),
+                parent,
                 at: v.v3("at"),
                 rotate: v.v3("rotate"),
                 scale,
-                material: o.t.str("material").map(|m| refkey(Kind::Material, m)),
+                material: o.t.str("material").map(|x| mat(o.inst, x)),
                 materials,
                 shadow: shadow(v.str("shadow").unwrap_or("cast")),
                 two_sided: v.bool("two_sided"),
-                hidden: v.bool("hidden"),
+                hidden,
                 clip,
                 alpha_cutoff: v.f32("alpha_cutoff"),
                 face_camera: v.bool("face_camera"),
@@ -950,91 +1842,100 @@ impl Loader {
                     .t
                     .num("pick")
                     .map(|p| p.clamp(0.0, u32::MAX as f64) as u32)
-                    .unwrap_or(place as u32 + 1),
+                    .unwrap_or((place as u32).saturating_add(1)),
                 at_loc: self.ctx.loc(&o.head),
             });
         }
 
-        for &lf in libs {
-            let Some(lt) = doc_table(docs, lf) else {
-                continue;
-            };
-            let Some(mats) = lt.get("materials").and_then(|m| m.tbl()) else {
-                continue;
-            };
-            for (name, _, node) in mats.entries() {
-                let Some(t) = node.tbl() else { continue };
-                let v = View {
-                    t,
-                    s: &schema::MATERIAL,
-                };
-                let fam = v.str("family").unwrap_or("plain");
-                scene.materials.push(Material {
-                    key: name.to_string(),
-                    id: v.string("id"),
-                    library: self.ctx.srcs[lf].rel.clone(),
-                    family: Family::ALL
-                        .iter()
-                        .copied()
-                        .find(|f| f.name() == fam)
-                        .unwrap_or_default(),
-                    base: v.v3("base"),
-                    roughness: v.f32("roughness"),
-                    metalness: v.f32("metalness"),
-                    specular: v.f32("specular"),
-                    clearcoat: v.f32("clearcoat"),
-                    clearcoat_roughness: v.f32("clearcoat_roughness"),
-                    sheen: v.f32("sheen"),
-                    transmission: v.f32("transmission"),
-                    ior: v.f32("ior"),
-                    dispersion: v.f32("dispersion"),
-                    thickness: v.f32("thickness"),
-                    subsurface: v.f32("subsurface"),
-                    subsurface_tint: v.v3("subsurface_tint"),
-                    absorption: v.f32("absorption"),
-                    thin_film: v.f32("thin_film"),
-                    thin_film_ior: v.f32("thin_film_ior"),
-                    thin_film_amount: v.f32("thin_film_amount"),
-                    emission: v.v3("emission"),
-                    fresnel_power: v.f32("fresnel_power"),
-                    at: loc(lf, t),
-                });
+        // Each library once, in the order first named; then each placement's overridden copies.
+        let mut libs: Vec<usize> = Vec::new();
+        for un in units {
+            for &l in &un.libs {
+                if !libs.contains(&l) {
+                    libs.push(l);
+                }
             }
         }
-        scene.fallback = top.str("fallback").map(|m| refkey(Kind::Material, m));
-
-        for t in top.get("light").map(|l| l.tables()).unwrap_or_default() {
-            let v = View {
-                t,
-                s: &schema::LIGHT,
-            };
-            scene.lights.push(Light {
-                key: v.string("name").unwrap_or_default(),
-                id: v.string("id"),
-                position: v.v3("position"),
-                color: v.v3("color"),
-                intensity: v.f32("intensity"),
-                radius: v.f32("radius"),
-                range: v.f32("range"),
-                shadow: v.bool("shadow"),
-            });
+        for &lf in &libs {
+            for (_, name, t) in entry_tables(m.docs, lf, Kind::Material) {
+                scene
+                    .materials
+                    .push(material(t, name, self.ctx.srcs[lf].rel.clone(), loc(lf, t)));
+            }
         }
-        for t in top.get("emitter").map(|l| l.tables()).unwrap_or_default() {
-            let v = View {
-                t,
-                s: &schema::EMITTER,
-            };
-            scene.emitters.push(Emitter {
-                key: v.string("name").unwrap_or_default(),
-                id: v.string("id"),
-                position: v.v3("position"),
-                radius: v.f32("radius"),
-                color: v.v3("color"),
-                intensity: v.f32("intensity"),
-            });
+        for (i, inst) in insts.iter().enumerate() {
+            let mut copies: Vec<(&String, &(String, usize))> = inst.mats.iter().collect();
+            copies.sort();
+            for (_, (placed, e)) in copies {
+                let ent = &self.ctx.entries[*e];
+                let f = ent.name_at.file;
+                let Some(t) = m.eff(i, f, &ent.key) else {
+                    continue;
+                };
+                let at = self.ctx.loc(&ent.name_at);
+                scene.materials.push(material(
+                    t,
+                    placed.clone(),
+                    self.ctx.srcs[f].rel.clone(),
+                    at,
+                ));
+            }
         }
 
-        if let Some(t) = top.get("camera").and_then(|c| c.tbl()) {
+        for (i, inst) in insts.iter().enumerate() {
+            for &f in &units[inst.unit].files {
+                for (dkey, name, t0) in entry_tables(m.docs, f, Kind::Light) {
+                    let t = m.eff(i, f, &dkey).unwrap_or(t0);
+                    let v = View {
+                        t,
+                        s: &schema::LIGHT,
+                    };
+                    scene.lights.push(Light {
+                        key: format!("{}{name}", inst.key_prefix),
+                        id: id_of(i, t0),
+                        position: v.v3("position"),
+                        parent: group_key(i),
+                        color: v.v3("color"),
+                        intensity: v.f32("intensity"),
+                        radius: v.f32("radius"),
+                        range: v.f32("range"),
+                        shadow: v.bool("shadow"),
+                    });
+                }
+                for (dkey, name, t0) in entry_tables(m.docs, f, Kind::Emitter) {
+                    let t = m.eff(i, f, &dkey).unwrap_or(t0);
+                    let v = View {
+                        t,
+                        s: &schema::EMITTER,
+                    };
+                    scene.emitters.push(Emitter {
+                        key: format!("{}{name}", inst.key_prefix),
+                        id: id_of(i, t0),
+                        position: v.v3("position"),
+                        parent: group_key(i),
+                        radius: v.f32("radius"),
+                        color: v.v3("color"),
+                        intensity: v.f32("intensity"),
+                    });
+                }
+            }
+        }
+
+        // The one-file tables: from the file of the scene and its includes that holds each.
+        let one = |name: &str| -> Option<Tbl> {
+            units[0]
+                .files
+                .iter()
+                .find_map(|&f| doc_table(m.docs, f).and_then(|t| t.get(name)))
+                .and_then(|n| n.tbl())
+        };
+        scene.fallback = units[0]
+            .files
+            .iter()
+            .find_map(|&f| doc_table(m.docs, f).and_then(|t| t.str("fallback")))
+            .map(|x| refkey(0, Kind::Material, x));
+
+        if let Some(t) = one("camera") {
             let v = View {
                 t,
                 s: &schema::CAMERA,
@@ -1042,7 +1943,7 @@ impl Loader {
             let focal = v.opt("focal");
             let sensor = v.f32("sensor");
             let fov = match (t.num("fov"), focal) {
-                (Some(f), _) => f as f32,
+                (Some(f), _) => finite(f),
                 // Vertical fov of a sensor `sensor` mm high behind a lens of `f` mm.
                 (None, Some(f)) => (2.0 * (sensor / (2.0 * f)).atan()).to_degrees(),
                 (None, None) => v.f32("fov"),
@@ -1068,7 +1969,7 @@ impl Loader {
             });
         }
 
-        if let Some(t) = top.get("sun").and_then(|c| c.tbl()) {
+        if let Some(t) = one("sun") {
             let v = View { t, s: &schema::SUN };
             let authored = v.str("model") == Some("authored");
             let reference_hour = v.f32("reference_hour");
@@ -1086,7 +1987,7 @@ impl Loader {
                 toward: if authored {
                     t.nums("toward")
                         .filter(|a| a.len() == 3)
-                        .map(|a| [a[0] as f32, a[1] as f32, a[2] as f32])
+                        .map(|a| [finite(a[0]), finite(a[1]), finite(a[2])])
                 } else {
                     None
                 },
@@ -1096,7 +1997,7 @@ impl Loader {
             });
         }
 
-        if let Some(t) = top.get("sky").and_then(|c| c.tbl()) {
+        if let Some(t) = one("sky") {
             let v = View { t, s: &schema::SKY };
             let kind = match v.str("kind") {
                 Some("hdr") => SkyKind::Hdr,
@@ -1112,7 +2013,7 @@ impl Loader {
             });
         }
 
-        if let Some(t) = top.get("trace").and_then(|c| c.tbl()) {
+        if let Some(t) = one("trace") {
             let v = View {
                 t,
                 s: &schema::TRACE,
@@ -1124,7 +2025,7 @@ impl Loader {
             });
         }
 
-        if let Some(t) = top.get("plates").and_then(|c| c.tbl()) {
+        if let Some(t) = one("plates") {
             let v = View {
                 t,
                 s: &schema::PLATES,
@@ -1141,6 +2042,439 @@ impl Loader {
         }
         scene
     }
+}
+
+/// What the model is built from, once placements are expanded.
+struct Model<'a, 'd> {
+    layers: Vec<Tiles>,
+    docs: &'d [Option<ImDocument<String>>],
+    units: &'a [Unit],
+    insts: &'a [Inst],
+    objs: &'a [Obj<'a>],
+    entry_at: &'a HashMap<(usize, &'d str), usize>,
+    arena: &'a [toml_edit::Item],
+}
+
+impl<'a> Model<'a, '_> {
+    /// The entry written at (`f`, `dkey`) as instance `i` holds it: its overridden copy, when
+    /// the placement overrides it.
+    fn eff(&self, i: usize, f: usize, dkey: &str) -> Option<Tbl<'a>> {
+        let e = self.entry_at.get(&(f, dkey))?;
+        let a = *self.insts.get(i)?.owned.get(e)?;
+        Node::of_item(self.arena.get(a)?).and_then(|n| n.tbl())
+    }
+}
+
+/// An object as the expansion first lays it out.
+struct Plan<'d> {
+    f: usize,
+    inst: usize,
+    entry: Option<usize>,
+    orig: Tbl<'d>,
+    dkey: String,
+    head: Sp,
+    prefab: Option<PathBuf>,
+}
+
+/// A tile layer as the model holds it: its palette's prefabs found, its filled cells listed.
+fn tiles_of(t: Tbl, unit: &Unit, tbl_of: &HashMap<usize, Tbl>, at: Location) -> Tiles {
+    let v = View {
+        t,
+        s: &schema::TILES,
+    };
+    let cell = match t.get("cell") {
+        Some(n) => match (n.num(), n.nums()) {
+            (Some(c), _) => [finite(c); 2],
+            (_, Some(c)) if c.len() == 2 => [finite(c[0]), finite(c[1])],
+            _ => [1.0; 2],
+        },
+        None => [1.0; 2],
+    };
+    let mut palette = Vec::new();
+    if let Some(p) = t.get("palette").and_then(|p| p.tbl()) {
+        for (k, _, n) in p.entries() {
+            let Some(val) = n.str() else { continue };
+            let path = if is_id(val) {
+                match unit.index.find(Kind::Object, val) {
+                    Found::One(e) => tbl_of
+                        .get(&e)
+                        .and_then(|pt| prefab_target(unit, tbl_of, *pt)),
+                    _ => None,
+                }
+            } else {
+                normalize(val).ok()
+            };
+            if let Some(path) = path {
+                palette.push((k.to_string(), path));
+            }
+        }
+    }
+    let mut cells: Vec<([i64; 2], String)> = Vec::new();
+    let keys: Vec<&str> = t
+        .get("palette")
+        .and_then(|p| p.tbl())
+        .map(|p| p.entries().iter().map(|(k, _, _)| *k).collect())
+        .unwrap_or_default();
+    if let Some(rows) = t.get("rows") {
+        let rows: Vec<&str> = rows.elems().iter().filter_map(|r| r.str()).collect();
+        let n = rows.len() as i64;
+        for (r, row) in rows.iter().enumerate() {
+            // The last string is row j = 0.
+            let j = n - 1 - r as i64;
+            for (i, ch) in row.chars().enumerate() {
+                let tile = ch.to_string();
+                if ch != '.' && keys.contains(&tile.as_str()) {
+                    cells.push(([i as i64, j], tile));
+                }
+            }
+        }
+    } else {
+        for c in t.get("cells").map(|c| c.tables()).unwrap_or_default() {
+            let (Some(at), Some(tile)) = (c.get("at"), c.str("tile")) else {
+                continue;
+            };
+            let ij: Vec<i64> = at
+                .elems()
+                .iter()
+                .filter_map(|e| match e.val() {
+                    Some(toml_edit::Value::Integer(i)) => Some(*i.value()),
+                    _ => None,
+                })
+                .collect();
+            if ij.len() == 2
+                && keys.contains(&tile)
+                && !cells.iter().any(|(a, _)| *a == [ij[0], ij[1]])
+            {
+                cells.push(([ij[0], ij[1]], tile.to_string()));
+            }
+        }
+    }
+    Tiles {
+        key: v.string("name").unwrap_or_default(),
+        id: v.string("id"),
+        cell,
+        origin: v.v3("origin"),
+        plane: match v.str("plane") {
+            Some("xz") => Plane::Xz,
+            Some("yz") => Plane::Yz,
+            _ => Plane::Xy,
+        },
+        palette,
+        cells,
+        at,
+    }
+}
+
+/// Where the `n`th filled cell of a layer is written (its row string, or its cells entry) and
+/// its diagnostic key.
+fn cell_place(f: usize, t: Tbl, dkey: &str, layer: &Tiles, n: usize, head: &Sp) -> (Sp, String) {
+    let Some((at, _)) = layer.cells.get(n) else {
+        return (head.clone(), dkey.to_string());
+    };
+    if let Some(rows) = t.get("rows") {
+        let elems = rows.elems();
+        let r = (elems.len() as i64 - 1 - at[1]).max(0) as usize;
+        let sp = elems
+            .get(r)
+            .and_then(node_span)
+            .map(|span| Sp { file: f, span })
+            .unwrap_or_else(|| head.clone());
+        return (sp, format!("{dkey}.rows.{r}"));
+    }
+    let cells = t.get("cells").map(|c| c.tables()).unwrap_or_default();
+    let place = cells
+        .iter()
+        .position(|c| c.get("at").and_then(|a| a.nums()) == Some(vec![at[0] as f64, at[1] as f64]));
+    match place {
+        Some(p) => {
+            let sp = match cells[p] {
+                Tbl::Table(x) => x.span(),
+                Tbl::Inline(x) => x.span(),
+            }
+            .map(|span| Sp { file: f, span })
+            .unwrap_or_else(|| head.clone());
+            (sp, format!("{dkey}.cells.{p}"))
+        }
+        None => (head.clone(), dkey.to_string()),
+    }
+}
+
+/// `[materials.<name>]` read with its defaults.
+fn material(t: Tbl, key: String, library: PathBuf, at: Location) -> Material {
+    let v = View {
+        t,
+        s: &schema::MATERIAL,
+    };
+    let fam = v.str("family").unwrap_or("plain");
+    Material {
+        key,
+        id: v.string("id"),
+        library,
+        family: Family::ALL
+            .iter()
+            .copied()
+            .find(|f| f.name() == fam)
+            .unwrap_or_default(),
+        base: v.v3("base"),
+        roughness: v.f32("roughness"),
+        metalness: v.f32("metalness"),
+        specular: v.f32("specular"),
+        clearcoat: v.f32("clearcoat"),
+        clearcoat_roughness: v.f32("clearcoat_roughness"),
+        sheen: v.f32("sheen"),
+        transmission: v.f32("transmission"),
+        ior: v.f32("ior"),
+        dispersion: v.f32("dispersion"),
+        thickness: v.f32("thickness"),
+        subsurface: v.f32("subsurface"),
+        subsurface_tint: v.v3("subsurface_tint"),
+        absorption: v.f32("absorption"),
+        thin_film: v.f32("thin_film"),
+        thin_film_ior: v.f32("thin_film_ior"),
+        thin_film_amount: v.f32("thin_film_amount"),
+        emission: v.v3("emission"),
+        fresnel_power: v.f32("fresnel_power"),
+        at,
+    }
+}
+
+/// Every entry kind, for mapping entries to their tables.
+const ALL_KINDS: [Kind; 12] = [
+    Kind::Mesh,
+    Kind::Object,
+    Kind::Light,
+    Kind::Emitter,
+    Kind::Mover,
+    Kind::Content,
+    Kind::Text,
+    Kind::Sound,
+    Kind::Rig,
+    Kind::Tiles,
+    Kind::Material,
+    Kind::Proxy,
+];
+
+/// A kind's top-level key, whether its entries are keyed tables, and its schema.
+fn kind_table(kind: Kind) -> (&'static str, bool, &'static TableSchema) {
+    match kind {
+        Kind::Mesh => ("mesh", true, &schema::MESH),
+        Kind::Object => ("object", false, &schema::OBJECT),
+        Kind::Light => ("light", false, &schema::LIGHT),
+        Kind::Emitter => ("emitter", false, &schema::EMITTER),
+        Kind::Mover => ("mover", false, &schema::MOVER),
+        Kind::Content => ("content", true, &schema::CONTENT),
+        Kind::Text => ("text", true, &schema::TEXT),
+        Kind::Sound => ("sound", true, &schema::SOUND),
+        Kind::Rig => ("rig", false, &schema::RIG),
+        Kind::Tiles => ("tiles", false, &schema::TILES),
+        Kind::Material => ("materials", true, &schema::MATERIAL),
+        Kind::Proxy => ("proxy", false, &schema::PROXY),
+    }
+}
+
+fn kind_schema(kind: Kind) -> &'static TableSchema {
+    kind_table(kind).2
+}
+
+/// A file's entries of one kind, in the order written: (diagnostic key as the walk makes
+/// it, name, table).
+fn entry_tables(
+    docs: &[Option<ImDocument<String>>],
+    f: usize,
+    kind: Kind,
+) -> Vec<(String, String, Tbl<'_>)> {
+    let (top_key, keyed, _) = kind_table(kind);
+    let Some(node) = doc_table(docs, f).and_then(|t| t.get(top_key)) else {
+        return Vec::new();
+    };
+    if keyed {
+        let Some(t) = node.tbl() else {
+            return Vec::new();
+        };
+        t.entries()
+            .into_iter()
+            .filter_map(|(name, _, n)| {
+                n.tbl()
+                    .map(|t| (format!("{top_key}.{name}"), name.to_string(), t))
+            })
+            .collect()
+    } else {
+        node.tables()
+            .into_iter()
+            .enumerate()
+            .map(|(i, t)| {
+                let dkey = match t.str("id") {
+                    Some(id) => format!("{top_key}.{id}"),
+                    None => format!("{top_key}.{i}"),
+                };
+                (dkey, t.str("name").unwrap_or_default().to_string(), t)
+            })
+            .collect()
+    }
+}
+
+/// The prefab a placement places: its path, or the path of the placement whose id it names.
+fn prefab_target(unit: &Unit, tbl_of: &HashMap<usize, Tbl>, t: Tbl) -> Option<PathBuf> {
+    let mut v = t.str("prefab")?;
+    // Each step follows one placement id; more steps than entries is a loop of ids.
+    for _ in 0..=tbl_of.len() {
+        if !is_id(v) {
+            return normalize(v).ok();
+        }
+        let Found::One(e) = unit.index.find(Kind::Object, v) else {
+            return None;
+        };
+        v = tbl_of.get(&e)?.str("prefab")?;
+    }
+    None
+}
+
+/// The type an override's key path reaches in an entry's schema, or why it reaches none.
+fn override_ty(
+    s: &'static TableSchema,
+    path: &[String],
+) -> Result<(&'static Ty, Option<schema::Range>), String> {
+    let mut sch = s;
+    let mut i = 0;
+    while i < path.len() {
+        let seg = &path[i];
+        let Some(k) = sch.key(seg) else {
+            let keys: Vec<&str> = sch.all().map(|k| k.name).collect();
+            return Err(format!(
+                "it takes no key `{seg}`; its keys: {}",
+                keys.join(", ")
+            ));
+        };
+        if i + 1 == path.len() {
+            return Ok((&k.ty, k.range));
+        }
+        match &k.ty {
+            Ty::Table(s2) => {
+                sch = s2;
+                i += 1;
+            }
+            Ty::Tables(s2) | Ty::List(s2) => {
+                if matches!(k.ty, Ty::List(_)) && path[i + 1].parse::<usize>().is_err() {
+                    return Err(format!(
+                        "`{seg}` is a list: the next part of the key path is a place in it, counting from 0"
+                    ));
+                }
+                if i + 2 == path.len() {
+                    return Err(format!(
+                        "`{seg}.{}` is a whole table; override its keys one by one",
+                        path[i + 1]
+                    ));
+                }
+                sch = s2;
+                i += 2;
+            }
+            Ty::Map(ty) => {
+                if i + 2 == path.len() {
+                    return Ok((ty, k.range));
+                }
+                return Err(format!("`{seg}.{}` holds no keys", path[i + 1]));
+            }
+            _ => return Err(format!("`{seg}` holds no keys")),
+        }
+    }
+    Err("the key path is empty".into())
+}
+
+/// An owned copy of an entry's table, for a placement's overrides.
+fn owned_item(t: Tbl) -> toml_edit::Item {
+    match t {
+        Tbl::Table(t) => toml_edit::Item::Table(t.clone()),
+        Tbl::Inline(t) => toml_edit::Item::Value(toml_edit::Value::InlineTable(t.clone())),
+    }
+}
+
+/// Sets the value at a key path, creating the tables on the way (a loop, not recursion).
+fn set_path(
+    item: &mut toml_edit::Item,
+    path: &[String],
+    v: toml_edit::Value,
+) -> Result<(), String> {
+    use toml_edit::{ArrayOfTables, InlineTable, Item, Table, Value};
+    enum Cur<'a> {
+        T(&'a mut Table),
+        V(&'a mut Value),
+        A(&'a mut ArrayOfTables),
+    }
+    let place = |seg: &str, len: usize| -> Result<usize, String> {
+        let n: usize = seg
+            .parse()
+            .map_err(|_| format!("`{seg}` is no place in a list"))?;
+        if n >= len {
+            return Err(format!(
+                "the list holds {len} entries; there is no entry {n} (an override replaces values, it adds no entries)"
+            ));
+        }
+        Ok(n)
+    };
+    let mut cur = match item {
+        Item::Table(t) => Cur::T(t),
+        Item::Value(v) => Cur::V(v),
+        Item::ArrayOfTables(a) => Cur::A(a),
+        Item::None => return Err("nothing to set".into()),
+    };
+    for (i, seg) in path.iter().enumerate() {
+        let last = i + 1 == path.len();
+        cur = match cur {
+            Cur::T(t) => {
+                if last {
+                    t.insert(seg, Item::Value(v));
+                    return Ok(());
+                }
+                if !t.contains_key(seg) {
+                    let mut sub = Table::new();
+                    sub.set_implicit(true);
+                    t.insert(seg, Item::Table(sub));
+                }
+                match t.get_mut(seg) {
+                    Some(Item::Table(x)) => Cur::T(x),
+                    Some(Item::Value(x)) => Cur::V(x),
+                    Some(Item::ArrayOfTables(x)) => Cur::A(x),
+                    _ => return Err(format!("`{seg}` holds nothing")),
+                }
+            }
+            Cur::V(Value::InlineTable(t)) => {
+                if last {
+                    t.insert(seg, v);
+                    return Ok(());
+                }
+                if !t.contains_key(seg) {
+                    t.insert(seg, Value::InlineTable(InlineTable::new()));
+                }
+                match t.get_mut(seg) {
+                    Some(x) => Cur::V(x),
+                    None => return Err(format!("`{seg}` holds nothing")),
+                }
+            }
+            Cur::V(Value::Array(a)) => {
+                let n = place(seg, a.len())?;
+                let Some(x) = a.get_mut(n) else {
+                    return Err(format!("no entry {n}"));
+                };
+                if last {
+                    *x = v;
+                    return Ok(());
+                }
+                Cur::V(x)
+            }
+            Cur::V(_) => return Err(format!("the value above `{seg}` holds no keys")),
+            Cur::A(a) => {
+                let n = place(seg, a.len())?;
+                let Some(t) = a.get_mut(n) else {
+                    return Err(format!("no entry {n}"));
+                };
+                if last {
+                    return Err("a whole list entry can't be overridden".into());
+                }
+                Cur::T(t)
+            }
+        };
+    }
+    Err("the key path is empty".into())
 }
 
 /// Reads a table's keys with the schema's defaults filled in. Used on checked tables only;
@@ -1237,24 +2571,45 @@ enum Found {
 }
 
 /// Entries by kind, for resolving references: by id first, then by a name unique in its kind.
+#[derive(Default)]
 struct Index {
     by_id: HashMap<(Kind, String), usize>,
     by_name: HashMap<(Kind, String), Vec<usize>>,
+    /// Any kind, for `[object.set]` entries: by id, and names across kinds.
+    any_id: HashMap<String, usize>,
+    any_name: HashMap<String, Vec<usize>>,
 }
 
 impl Index {
-    fn new(entries: &[Entry]) -> Index {
-        let mut by_id = HashMap::new();
-        let mut by_name: HashMap<(Kind, String), Vec<usize>> = HashMap::new();
+    /// The entries `keep` keeps, indexed.
+    fn new(entries: &[Entry], keep: impl Fn(&Entry) -> bool) -> Index {
+        let mut ix = Index::default();
         for (i, e) in entries.iter().enumerate() {
+            if !keep(e) {
+                continue;
+            }
             if let Some(id) = &e.id {
-                by_id.entry((e.kind, id.clone())).or_insert(i);
+                ix.by_id.entry((e.kind, id.clone())).or_insert(i);
+                ix.any_id.entry(id.clone()).or_insert(i);
             }
             if let Some(n) = &e.name {
-                by_name.entry((e.kind, n.clone())).or_default().push(i);
+                ix.by_name.entry((e.kind, n.clone())).or_default().push(i);
+                ix.any_name.entry(n.clone()).or_default().push(i);
             }
         }
-        Index { by_id, by_name }
+        ix
+    }
+
+    /// An entry of any kind, by id or by a name unique across kinds.
+    fn find_any(&self, v: &str) -> Found {
+        if let Some(i) = self.any_id.get(v) {
+            return Found::One(*i);
+        }
+        match self.any_name.get(v) {
+            Some(all) if all.len() == 1 => Found::One(all[0]),
+            Some(all) if all.len() > 1 => Found::Many(all.clone()),
+            _ => Found::None,
+        }
     }
 
     fn find(&self, kind: Kind, v: &str) -> Found {
@@ -1368,9 +2723,8 @@ fn key_sp(f: usize, t: Tbl, name: &str, fallback: &Sp) -> Sp {
         .unwrap_or_else(|| fallback.clone())
 }
 
-fn parent_sp(ctx: &Ctx, f: usize, o: &Obj) -> Sp {
-    let _ = ctx;
-    val_sp(f, o.t, "parent", &o.head)
+fn parent_sp(o: &Obj) -> Sp {
+    val_sp(o.f, o.t, "parent", &o.head)
 }
 
 #[cfg(test)]
@@ -2176,39 +3530,10 @@ mod tests {
         let scene = data("spheres/spheres.scene.toml");
         let base = std::fs::read(&scene).unwrap();
         let rel = PathBuf::from("spheres.scene.toml");
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move || {
-            // xorshift64*: fixed seed, deterministic.
-            state ^= state >> 12;
-            state ^= state << 25;
-            state ^= state >> 27;
-            state.wrapping_mul(0x2545_F491_4F6C_DD1D)
-        };
-        const BYTES: &[u8] = b"[]{}\"'=.,#\n 0-9e+ax\\\xff\xc3\xa9";
+        let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
         let mut errs = 0;
         for i in 0..3000 {
-            let mut b = base.clone();
-            match i % 4 {
-                0 => {
-                    for _ in 0..1 + next() % 4 {
-                        let at = (next() as usize) % b.len();
-                        b[at] = BYTES[(next() as usize) % BYTES.len()];
-                    }
-                }
-                1 => b.truncate((next() as usize) % b.len()),
-                2 => {
-                    let at = (next() as usize) % b.len();
-                    let len = (next() as usize) % 40;
-                    let end = (at + len).min(b.len());
-                    let piece = b[at..end].to_vec();
-                    let to = (next() as usize) % b.len();
-                    b.splice(to..to, piece);
-                }
-                _ => {
-                    let at = (next() as usize) % b.len();
-                    b.remove(at);
-                }
-            }
+            let b = mutate(&base, i, &mut next);
             let overlay = HashMap::from([(rel.clone(), b)]);
             if load_with(&scene, overlay).is_err() {
                 errs += 1;
@@ -2216,5 +3541,753 @@ mod tests {
         }
         // Most mutations break something; the test is that none panicked.
         assert!(errs > 1000, "{errs}");
+    }
+
+    /// The same over the lamp: its scene (placements, overrides by name and by id) and its
+    /// prefab, mutated in turn.
+    #[test]
+    fn mutated_placements_never_panic() {
+        let scene = data("lamp/desk.scene.toml");
+        let files = ["desk.scene.toml", "props/lamp.prefab.toml"];
+        let bases: Vec<Vec<u8>> = files
+            .iter()
+            .map(|f| std::fs::read(data("lamp").join(f)).unwrap())
+            .collect();
+        let mut next = xorshift(0x2545_F491_4F6C_DD1D);
+        let mut errs = 0;
+        for i in 0..2000 {
+            let which = (i / 4) % 2;
+            let b = mutate(&bases[which], i, &mut next);
+            let overlay = HashMap::from([(PathBuf::from(files[which]), b)]);
+            if load_with(&scene, overlay).is_err() {
+                errs += 1;
+            }
+        }
+        assert!(errs > 500, "{errs}");
+    }
+
+    /// xorshift64*: fixed seed, deterministic.
+    fn xorshift(seed: u64) -> impl FnMut() -> u64 {
+        let mut state = seed;
+        move || {
+            state ^= state >> 12;
+            state ^= state << 25;
+            state ^= state >> 27;
+            state.wrapping_mul(0x2545_F491_4F6C_DD1D)
+        }
+    }
+
+    /// One mutation of `base`, of kind `i % 4`: byte flips, a truncation, a splice, a deletion.
+    fn mutate(base: &[u8], i: usize, next: &mut impl FnMut() -> u64) -> Vec<u8> {
+        const BYTES: &[u8] = b"[]{}\"'=.,#\n 0-9e+ax/\\\xff\xc3\xa9";
+        let mut b = base.to_vec();
+        match i % 4 {
+            0 => {
+                for _ in 0..1 + next() % 4 {
+                    let at = (next() as usize) % b.len();
+                    b[at] = BYTES[(next() as usize) % BYTES.len()];
+                }
+            }
+            1 => b.truncate((next() as usize) % b.len()),
+            2 => {
+                let at = (next() as usize) % b.len();
+                let len = (next() as usize) % 40;
+                let end = (at + len).min(b.len());
+                let piece = b[at..end].to_vec();
+                let to = (next() as usize) % b.len();
+                b.splice(to..to, piece);
+            }
+            _ => {
+                let at = (next() as usize) % b.len();
+                b.remove(at);
+            }
+        }
+        b
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // includes, prefabs
+
+    /// A project from (path, text) pairs, with a project.toml and an m.glb unless given.
+    fn tree(files: &[(&str, &str)]) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        let r = dir.path();
+        std::fs::write(
+            r.join("project.toml"),
+            "format = 1\n[project]\nname = \"t\"\n",
+        )
+        .unwrap();
+        std::fs::write(r.join("m.glb"), "x").unwrap();
+        for (p, text) in files {
+            let p = r.join(p);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, text).unwrap();
+        }
+        dir
+    }
+
+    fn light(name: &str) -> String {
+        format!("[[light]]\nname = \"{name}\"\nposition = [0, 1, 0]\nintensity = 1\n")
+    }
+
+    fn scene_of(dir: &tempfile::TempDir, file: &str) -> Scene {
+        load(&dir.path().join(file)).unwrap_or_else(|d| panic!("{d:#?}"))
+    }
+
+    fn errs_of(dir: &tempfile::TempDir, file: &str) -> Vec<Diagnostic> {
+        match load(&dir.path().join(file)) {
+            Ok(s) => panic!("loaded; warnings {:#?}", s.warnings),
+            Err(d) => d.into_iter().filter(|d| d.is_error()).collect(),
+        }
+    }
+
+    fn rel(d: &Diagnostic) -> Vec<(String, u32, u32)> {
+        d.related
+            .iter()
+            .map(|l| (l.file.display().to_string(), l.line, l.column))
+            .collect()
+    }
+
+    #[test]
+    fn includes_merge_first_in_order_depth_first() {
+        let dir = tree(&[
+            (
+                "t.scene.toml",
+                &format!(
+                    "format = 1\ninclude = [\"a.scene.toml\", \"b.scene.toml\"]\n{}",
+                    light("t")
+                ),
+            ),
+            (
+                "a.scene.toml",
+                &format!("format = 1\ninclude = [\"c.scene.toml\"]\n{}", light("a")),
+            ),
+            ("b.scene.toml", &format!("format = 1\n{}", light("b"))),
+            ("c.scene.toml", &format!("format = 1\n{}", light("c"))),
+        ]);
+        let s = scene_of(&dir, "t.scene.toml");
+        let keys: Vec<&str> = s.lights.iter().map(|l| l.key.as_str()).collect();
+        assert_eq!(keys, ["c", "a", "b", "t"]);
+        for f in ["a.scene.toml", "b.scene.toml", "c.scene.toml"] {
+            assert!(s.files.contains(&PathBuf::from(f)), "{f} in {:?}", s.files);
+        }
+        // Names, references and ids across the files of a scene and its includes.
+        let dir = tree(&[
+            (
+                "t.scene.toml",
+                "format = 1\ninclude = [\"a.scene.toml\"]\n[[object]]\nid = \"aaaaaaaa01\"\nname = \"o\"\nmesh = \"m\"\n",
+            ),
+            (
+                "a.scene.toml",
+                "format = 1\n[mesh.m]\nid = \"mmmmmmmm01\"\nfile = \"m.glb\"\n",
+            ),
+        ]);
+        let s = scene_of(&dir, "t.scene.toml");
+        assert_eq!(s.objects[0].mesh, "m");
+        let dir = tree(&[
+            (
+                "t.scene.toml",
+                &format!("format = 1\ninclude = [\"a.scene.toml\"]\n{}", light("x")),
+            ),
+            ("a.scene.toml", &format!("format = 1\n{}", light("x"))),
+        ]);
+        let d = errs_of(&dir, "t.scene.toml");
+        let e = one(&d, "duplicate-name");
+        assert_eq!((e.file.clone(), e.line), (PathBuf::from("t.scene.toml"), 4));
+        assert_eq!(rel(&e), [("a.scene.toml".to_string(), 3, 8)]);
+        let dir = tree(&[
+            (
+                "t.scene.toml",
+                "format = 1\ninclude = [\"a.scene.toml\"]\n[mesh.m]\nid = \"mmmmmmmm01\"\nfile = \"m.glb\"\n",
+            ),
+            (
+                "a.scene.toml",
+                "format = 1\n[mesh.n]\nid = \"mmmmmmmm01\"\nfile = \"m.glb\"\n",
+            ),
+        ]);
+        // Ids are the project's: the second in the order read (the scene before its includes).
+        let e = one(&errs_of(&dir, "t.scene.toml"), "duplicate-id");
+        assert_eq!((e.file.clone(), e.line), (PathBuf::from("a.scene.toml"), 3));
+        assert_eq!(rel(&e), [("t.scene.toml".to_string(), 4, 6)]);
+    }
+
+    #[test]
+    fn one_file_tables_held_twice() {
+        let dir = tree(&[
+            (
+                "t.scene.toml",
+                "format = 1\ninclude = [\"a.scene.toml\"]\n[camera]\nfov = 30\n",
+            ),
+            ("a.scene.toml", "format = 1\n\n[camera]\nfov = 50\n"),
+        ]);
+        let d = errs_of(&dir, "t.scene.toml");
+        let e = one(&d, "held-twice");
+        assert_eq!(
+            (e.file.clone(), at(&e)),
+            (PathBuf::from("t.scene.toml"), ("camera", 3, 2, 3, 8))
+        );
+        assert_eq!(rel(&e), [("a.scene.toml".to_string(), 3, 2)]);
+        assert_eq!(errors(&d).len(), 1, "{d:#?}");
+        // Held once across the files: read from the file that holds it.
+        let dir = tree(&[
+            ("t.scene.toml", "format = 1\ninclude = [\"a.scene.toml\"]\n"),
+            ("a.scene.toml", "format = 1\n[camera]\nfov = 50\n"),
+        ]);
+        assert_eq!(scene_of(&dir, "t.scene.toml").camera.unwrap().fov, 50.0);
+    }
+
+    #[test]
+    fn include_cycle_names_the_chain() {
+        let dir = tree(&[
+            ("t.scene.toml", "format = 1\ninclude = [\"a.scene.toml\"]\n"),
+            ("a.scene.toml", "format = 1\ninclude = [\"t.scene.toml\"]\n"),
+        ]);
+        let d = errs_of(&dir, "t.scene.toml");
+        let e = one(&d, "include-cycle");
+        assert_eq!(
+            (e.file.clone(), at(&e)),
+            (PathBuf::from("a.scene.toml"), ("include.0", 2, 12, 2, 26))
+        );
+        assert_eq!(
+            rel(&e),
+            [
+                ("t.scene.toml".to_string(), 2, 12),
+                ("a.scene.toml".to_string(), 2, 12)
+            ]
+        );
+        assert!(
+            e.message
+                .contains("t.scene.toml → a.scene.toml → t.scene.toml"),
+            "{}",
+            e.message
+        );
+        assert_eq!(errors(&d).len(), 1, "{d:#?}");
+    }
+
+    /// A chain of `n` includes (`n` + 1 files): i0 includes i1 … includes i`n`.
+    fn include_chain(n: usize) -> tempfile::TempDir {
+        let dir = tree(&[]);
+        for i in 0..=n {
+            let inc = if i < n {
+                format!("include = [\"i{}.scene.toml\"]\n", i + 1)
+            } else {
+                String::new()
+            };
+            std::fs::write(
+                dir.path().join(format!("i{i}.scene.toml")),
+                format!("format = 1\n{inc}{}", light(&format!("l{i}"))),
+            )
+            .unwrap();
+        }
+        dir
+    }
+
+    /// A chain of `n` placements: t places p1, p1 places p2 … p`n-1` places p`n`.
+    fn prefab_chain(n: usize) -> tempfile::TempDir {
+        let place = |i: usize| {
+            format!("[[object]]\nname = \"p{i}\"\nprefab = \"p{i}.prefab.toml\"\nat = [1, 0, 0]\n")
+        };
+        let dir = tree(&[("t.scene.toml", &format!("format = 1\n{}", place(1)))]);
+        for i in 1..=n {
+            let next = if i < n { place(i + 1) } else { String::new() };
+            std::fs::write(
+                dir.path().join(format!("p{i}.prefab.toml")),
+                format!("format = 1\n{}{next}", light("l")),
+            )
+            .unwrap();
+        }
+        dir
+    }
+
+    /// Runs `f` on a thread with a 2 MB stack, as the spec's depth tests do.
+    fn on_small_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+        std::thread::Builder::new()
+            .stack_size(2 << 20)
+            .spawn(f)
+            .unwrap()
+            .join()
+            .unwrap()
+    }
+
+    #[test]
+    fn includes_64_deep_read_65_refused() {
+        let dir = include_chain(64);
+        let s = scene_of(&dir, "i0.scene.toml");
+        assert_eq!(s.lights.len(), 65);
+        assert_eq!(s.lights[0].key, "l64");
+        let dir = include_chain(65);
+        let d = errs_of(&dir, "i0.scene.toml");
+        let e = one(&d, "include-depth");
+        assert_eq!(
+            (e.file.clone(), e.key.as_str(), e.line),
+            (PathBuf::from("i64.scene.toml"), "include.0", 2)
+        );
+        assert_eq!(e.related.len(), 65);
+        assert_eq!(e.related[0].file, PathBuf::from("i0.scene.toml"));
+        assert_eq!(e.related[64].file, PathBuf::from("i64.scene.toml"));
+        assert!(
+            e.message.contains("i0.scene.toml → i1.scene.toml"),
+            "{}",
+            e.message
+        );
+        assert!(
+            e.message.ends_with("i64.scene.toml → i65.scene.toml"),
+            "{}",
+            e.message
+        );
+        assert_eq!(errors(&d).len(), 1);
+    }
+
+    #[test]
+    fn placements_64_deep_placed_65_refused() {
+        let dir = prefab_chain(64);
+        let s = scene_of(&dir, "t.scene.toml");
+        assert_eq!(s.groups.len(), 64);
+        assert_eq!(s.lights.len(), 64);
+        let deepest = (1..=64).map(|i| format!("p{i}/")).collect::<String>() + "l";
+        assert_eq!(s.lights[63].key, deepest);
+        let dir = prefab_chain(65);
+        let d = errs_of(&dir, "t.scene.toml");
+        let e = one(&d, "prefab-depth");
+        assert_eq!(
+            (e.file.clone(), e.key.as_str(), e.line),
+            (PathBuf::from("p64.prefab.toml"), "object.0.prefab", 8)
+        );
+        assert_eq!(e.related.len(), 65);
+        assert_eq!(
+            (e.related[0].file.clone(), e.related[0].line),
+            (PathBuf::from("t.scene.toml"), 4)
+        );
+        assert!(
+            e.message.ends_with("p64.prefab.toml → p65.prefab.toml"),
+            "{}",
+            e.message
+        );
+        assert_eq!(errors(&d).len(), 1);
+    }
+
+    /// The chain lives on the heap: 64 deep reads and 1000 deep is refused on a 2 MB stack
+    /// (the test profile optimises, but a recursion per link would still need ~1000 frames).
+    #[test]
+    fn depth_needs_no_stack() {
+        let codes = on_small_stack(|| {
+            let inc64 = include_chain(64);
+            let ok = load(&inc64.path().join("i0.scene.toml")).is_ok();
+            let pre64 = prefab_chain(64);
+            let ok2 = load(&pre64.path().join("t.scene.toml")).is_ok();
+            let inc = include_chain(1000);
+            let a = load(&inc.path().join("i0.scene.toml")).unwrap_err();
+            let pre = prefab_chain(1000);
+            let b = load(&pre.path().join("t.scene.toml")).unwrap_err();
+            let first = |d: &[Diagnostic]| {
+                d.iter()
+                    .filter(|d| d.is_error())
+                    .map(|d| (d.code, d.related.len()))
+                    .collect::<Vec<_>>()
+            };
+            (ok, ok2, first(&a), first(&b))
+        });
+        assert_eq!(
+            codes,
+            (
+                true,
+                true,
+                vec![("include-depth", 65)],
+                vec![("prefab-depth", 65)]
+            )
+        );
+    }
+
+    #[test]
+    fn prefab_cycle_names_the_placements() {
+        let dir = tree(&[
+            (
+                "t.scene.toml",
+                "format = 1\n[[object]]\nname = \"a\"\nprefab = \"p.prefab.toml\"\n",
+            ),
+            (
+                "p.prefab.toml",
+                "format = 1\n[[object]]\nname = \"b\"\nprefab = \"q.prefab.toml\"\n",
+            ),
+            (
+                "q.prefab.toml",
+                "format = 1\n[[object]]\nname = \"c\"\nprefab = \"p.prefab.toml\"\n",
+            ),
+        ]);
+        let d = errs_of(&dir, "t.scene.toml");
+        let e = one(&d, "prefab-cycle");
+        assert_eq!(
+            (e.file.clone(), at(&e)),
+            (
+                PathBuf::from("q.prefab.toml"),
+                ("object.0.prefab", 4, 10, 4, 25)
+            )
+        );
+        assert_eq!(
+            rel(&e),
+            [
+                ("t.scene.toml".to_string(), 4, 10),
+                ("p.prefab.toml".to_string(), 4, 10),
+                ("q.prefab.toml".to_string(), 4, 10)
+            ]
+        );
+        assert!(
+            e.message
+                .contains("t.scene.toml → p.prefab.toml → q.prefab.toml → p.prefab.toml"),
+            "{}",
+            e.message
+        );
+        // Missing ids are warnings; the cycle is the one error.
+        assert_eq!(errors(&d).len(), 1, "{d:#?}");
+    }
+
+    #[test]
+    fn lamp_placements_resolve_as_the_spec_says() {
+        let s = load(&data("lamp/desk.scene.toml")).unwrap_or_else(|d| panic!("{d:#?}"));
+        assert!(s.warnings.is_empty(), "{:#?}", s.warnings);
+        let keys: Vec<(&str, Option<&str>, Option<&str>)> = s
+            .objects
+            .iter()
+            .map(|o| (o.key.as_str(), o.id.as_deref(), o.parent.as_deref()))
+            .collect();
+        assert_eq!(
+            keys,
+            [
+                ("desk", Some("desk000001"), None),
+                (
+                    "left lamp/shade",
+                    Some("q8w2e6r4ty/shade00001"),
+                    Some("left lamp")
+                ),
+                (
+                    "left lamp/stem",
+                    Some("q8w2e6r4ty/stem000001"),
+                    Some("left lamp/shade")
+                ),
+                (
+                    "right lamp/shade",
+                    Some("r8ght0amp0/shade00001"),
+                    Some("right lamp")
+                ),
+                (
+                    "right lamp/stem",
+                    Some("r8ght0amp0/stem000001"),
+                    Some("right lamp/shade")
+                ),
+            ]
+        );
+        let groups: Vec<(&str, &Path, Option<&str>)> = s
+            .groups
+            .iter()
+            .map(|g| (g.key.as_str(), g.prefab.as_path(), g.parent.as_deref()))
+            .collect();
+        let lamp = Path::new("props/lamp.prefab.toml");
+        assert_eq!(
+            groups,
+            [
+                ("left lamp", lamp, Some("desk")),
+                ("right lamp", lamp, Some("desk"))
+            ]
+        );
+        assert_eq!(
+            (s.groups[0].at, s.groups[0].rotate, s.groups[1].scale),
+            ([-1.2, 0.0, 0.4], [0.0, 30.0, 0.0], [2.0; 3])
+        );
+        // Placed meshes are the placement's, keyed under it.
+        let mesh_of = |k: &str| s.objects.iter().find(|o| o.key == k).unwrap();
+        assert_eq!(mesh_of("left lamp/shade").mesh, "left lamp/shade");
+        assert_eq!(mesh_of("right lamp/stem").mesh, "right lamp/shade");
+        assert!(s
+            .meshes
+            .iter()
+            .any(|m| m.key == "right lamp/shade" && m.file == Path::new("meshes/lamp.glb")));
+        // The overrides: a material reference resolved inside the prefab, a light's intensity,
+        // a material of the prefab's library for one placement, a scale.
+        assert_eq!(
+            mesh_of("left lamp/shade").material.as_deref(),
+            Some("brass")
+        );
+        assert_eq!(
+            mesh_of("right lamp/shade").material.as_deref(),
+            Some("right lamp/cloth")
+        );
+        assert_eq!(mesh_of("right lamp/stem").scale, [0.5; 3]);
+        assert_eq!(mesh_of("left lamp/stem").scale, [0.1, 1.0, 0.1]);
+        let mat = |k: &str| s.materials.iter().find(|m| m.key == k).unwrap();
+        assert_eq!(mat("cloth").base, [0.9, 0.85, 0.7]);
+        assert_eq!(
+            (
+                mat("right lamp/cloth").base,
+                mat("right lamp/cloth").roughness
+            ),
+            ([1.0, 0.0, 0.0], 0.9)
+        );
+        assert_eq!(
+            mat("right lamp/cloth").library,
+            PathBuf::from("props/lamp.materials.toml")
+        );
+        let lights: Vec<(&str, Option<&str>, f32)> = s
+            .lights
+            .iter()
+            .map(|l| (l.key.as_str(), l.parent.as_deref(), l.intensity))
+            .collect();
+        assert_eq!(
+            lights,
+            [
+                ("left lamp/bulb", Some("left lamp"), 3.0),
+                ("right lamp/bulb", Some("right lamp"), 1.0)
+            ]
+        );
+        assert_eq!(s.lights[0].id.as_deref(), Some("q8w2e6r4ty/b8bb000001"));
+        assert!(s.files.contains(&PathBuf::from("props/lamp.prefab.toml")));
+        assert!(s
+            .files
+            .contains(&PathBuf::from("props/lamp.materials.toml")));
+        assert!(s.objects.iter().all(|o| !o.dynamic && !o.hidden));
+    }
+
+    const LAMP: &str = "format = 1\nmaterials = [\"lib.materials.toml\"]\n[mesh.shade]\nid = \"mmmmmmmm01\"\nfile = \"m.glb\"\n[[object]]\nid = \"aaaaaaaa01\"\nname = \"shade\"\nmesh = \"shade\"\nmaterial = \"white\"\n[[light]]\nid = \"hhhhhhhh01\"\nname = \"bulb\"\nposition = [0, 1, 0]\nintensity = 1\n";
+    const LIB: &str = "format = 1\n[materials.white]\nid = \"wwwwwwww01\"\n";
+
+    /// A scene placing lamp.prefab.toml once, with `set` lines (line 6 on).
+    fn placed(set: &str) -> tempfile::TempDir {
+        tree(&[
+            ("lamp.prefab.toml", LAMP),
+            ("lib.materials.toml", LIB),
+            (
+                "t.scene.toml",
+                &format!("format = 1\n[[object]]\nid = \"pppppppp01\"\nname = \"l\"\nprefab = \"lamp.prefab.toml\"\n[object.set]\n{set}"),
+            ),
+        ])
+    }
+
+    #[test]
+    fn overrides_are_checked_against_the_prefab() {
+        let code = |set: &str| {
+            let dir = placed(set);
+            let d = errs_of(&dir, "t.scene.toml");
+            assert_eq!(errors(&d).len(), 1, "{set}: {d:#?}");
+            let e = d[0].clone();
+            (e.code, e.key, e.line, e.column, e.message)
+        };
+        let (c, k, l, col, m) = code("\"lamp.intensity\" = 2\n");
+        assert_eq!(
+            (c, k.as_str(), l, col),
+            (
+                "bad-override",
+                "object.pppppppp01.set.\"lamp.intensity\"",
+                7,
+                1
+            )
+        );
+        assert!(m.contains("no entry of `lamp.prefab.toml`"), "{m}");
+        let (c, _, l, _, m) = code("\"bulb.glow\" = 2\n");
+        assert_eq!((c, l), ("bad-override", 7));
+        assert!(
+            m.contains("takes no key `glow`") && m.contains("intensity"),
+            "{m}"
+        );
+        let (c, _, l, col, _) = code("\"bulb.intensity\" = \"bright\"\n");
+        assert_eq!((c, l, col), ("bad-override", 7, 20));
+        let (c, _, _, _, m) = code("\"bulb.intensity\" = -1\n");
+        assert!(c == "bad-override" && m.contains("≥ 0"), "{m}");
+        // A reference in an override resolves inside the prefab: the scene's names are not seen.
+        let (c, _, _, _, m) = code("\"shade.material\" = \"gold\"\n");
+        assert!(
+            c == "bad-override" && m.contains("inside the prefab"),
+            "{m}"
+        );
+        let (c, _, _, _, _) = code("\"shade.name\" = \"x\"\n");
+        assert_eq!(c, "bad-override");
+        let (c, _, _, _, _) = code("shade = 1\n");
+        assert_eq!(c, "bad-override");
+        // Key paths into sub-tables and maps; a key the entry takes but doesn't hold yet.
+        let dir = placed("\"shade.materials.lid\" = \"white\"\n\"shade.two_sided\" = true\n\"shade.body.kind\" = \"fixed\"\n\"bulb.color\" = [1, 0, 0]\n");
+        let s = scene_of(&dir, "t.scene.toml");
+        assert_eq!(
+            s.objects[0].materials,
+            [("lid".to_string(), "white".to_string())]
+        );
+        assert!(s.objects[0].two_sided);
+        assert_eq!(s.lights[0].color, [1.0, 0.0, 0.0]);
+        assert_eq!(s.lights[0].position, [0.0, 1.0, 0.0]);
+    }
+
+    #[test]
+    fn nested_placements_namespace_and_override_through() {
+        let outer = "format = 1\n[[object]]\nid = \"nnnnnnnn01\"\nname = \"inner\"\nprefab = \"lamp.prefab.toml\"\nat = [0, 2, 0]\n[object.set]\n\"bulb.intensity\" = 5\n";
+        let dir = tree(&[
+            ("lamp.prefab.toml", LAMP),
+            ("lib.materials.toml", LIB),
+            ("outer.prefab.toml", outer),
+            (
+                "t.scene.toml",
+                "format = 1\n[[object]]\nid = \"pppppppp01\"\nname = \"o\"\nprefab = \"outer.prefab.toml\"\ndynamic = true\n[object.set]\n\"nnnnnnnn01/hhhhhhhh01.radius\" = 0.5\n\"inner.at\" = [0, 3, 0]\n[[mover]]\nid = \"vvvvvvvv01\"\nname = \"m\"\nobjects = [\"pppppppp01/nnnnnnnn01/aaaaaaaa01\"]\nkind = \"slide\"\naxis = [0, 1, 0]\ntravel = [0, 1]\n",
+            ),
+        ]);
+        let s = scene_of(&dir, "t.scene.toml");
+        let g: Vec<(&str, Option<&str>, [f32; 3], bool)> = s
+            .groups
+            .iter()
+            .map(|g| (g.key.as_str(), g.id.as_deref(), g.at, g.dynamic))
+            .collect();
+        assert_eq!(
+            g,
+            [
+                ("o", Some("pppppppp01"), [0.0; 3], true),
+                (
+                    "o/inner",
+                    Some("pppppppp01/nnnnnnnn01"),
+                    [0.0, 3.0, 0.0],
+                    true
+                )
+            ]
+        );
+        let o = &s.objects[0];
+        assert_eq!(
+            (
+                o.key.as_str(),
+                o.id.as_deref(),
+                o.parent.as_deref(),
+                o.dynamic
+            ),
+            (
+                "o/inner/shade",
+                Some("pppppppp01/nnnnnnnn01/aaaaaaaa01"),
+                Some("o/inner"),
+                true
+            )
+        );
+        let l = &s.lights[0];
+        assert_eq!(
+            (l.key.as_str(), l.parent.as_deref(), l.intensity, l.radius),
+            ("o/inner/bulb", Some("o/inner"), 5.0, 0.5)
+        );
+        assert!(s.materials.iter().any(|m| m.key == "white"));
+    }
+
+    #[test]
+    fn hidden_and_dynamic_reach_down() {
+        let dir = tree(&[
+            ("lamp.prefab.toml", &format!("{LAMP}[[object]]\nid = \"aaaaaaaa02\"\nname = \"still\"\nmesh = \"shade\"\ndynamic = false\n")),
+            ("lib.materials.toml", LIB),
+            (
+                "t.scene.toml",
+                &format!(
+                    "format = 1\n[mesh.m]\nid = \"mmmmmmmm09\"\nfile = \"m.glb\"\n[[object]]\nid = \"pppppppp01\"\nname = \"a\"\nprefab = \"lamp.prefab.toml\"\nhidden = true\ndynamic = true\n{}{}",
+                    obj("bbbbbbbb01", "box", "hidden = true\n"),
+                    obj("bbbbbbbb02", "lid", "parent = \"box\"\n")
+                ),
+            ),
+        ]);
+        let s = scene_of(&dir, "t.scene.toml");
+        let got: Vec<(&str, bool, bool)> = s
+            .objects
+            .iter()
+            .map(|o| (o.key.as_str(), o.hidden, o.dynamic))
+            .collect();
+        // A placement's hidden hides all it places; an ordinary parent's hides only itself.
+        assert_eq!(
+            got,
+            [
+                ("box", true, false),
+                ("lid", false, false),
+                ("a/shade", true, true),
+                ("a/still", true, false)
+            ]
+        );
+    }
+
+    #[test]
+    fn tile_layers_of_the_spec_place_their_cells() {
+        let pre = |n: &str| {
+            format!("format = 1\n[mesh.m]\nfile = \"m.glb\"\n[[object]]\nname = \"{n}\"\nmesh = \"m\"\n")
+        };
+        let dir = tree(&[
+            ("tiles/brick.prefab.toml", &pre("b")),
+            ("tiles/spike.prefab.toml", &pre("s")),
+            ("tiles/wall.prefab.toml", &pre("w")),
+            (
+                "t.scene.toml",
+                "format = 1\n\n[[tiles]]\nid = \"gr0nd00001\"\nname = \"ground\"\ncell = 0.5\norigin = [-4.0, 0.0, 0.0]\npalette = { \"#\" = \"tiles/brick.prefab.toml\", \"^\" = \"tiles/spike.prefab.toml\" }\nrows = [\n  \"....^...\",\n  \"########\",\n]\n\n[[tiles]]\nid = \"f100r00001\"\nname = \"floor plan\"\ncell = [2.0, 3.0]\nplane = \"xz\"\npalette = { wall = \"tiles/wall.prefab.toml\" }\ncells = [{ at = [0, 0], tile = \"wall\" }, { at = [-1, 2], tile = \"wall\" }]\n",
+            ),
+        ]);
+        let s = load(&dir.path().join("t.scene.toml")).unwrap_or_else(|d| panic!("{d:#?}"));
+        let ground = &s.tiles[0];
+        assert_eq!(
+            (ground.key.as_str(), ground.cell, ground.plane),
+            ("ground", [0.5, 0.5], Plane::Xy)
+        );
+        assert_eq!(ground.cells[0], ([4, 1], "^".to_string()));
+        assert_eq!(ground.cells.len(), 9);
+        assert_eq!(ground.position([4, 1]), [-2.0, 0.5, 0.0]);
+        assert_eq!(ground.position([7, 0]), [-0.5, 0.0, 0.0]);
+        assert_eq!(
+            ground.palette[1],
+            ("^".to_string(), PathBuf::from("tiles/spike.prefab.toml"))
+        );
+        let plan = &s.tiles[1];
+        assert_eq!((plan.cell, plan.plane), ([2.0, 3.0], Plane::Xz));
+        assert_eq!(plan.position([-1, 2]), [-2.0, 0.0, -6.0]);
+        let yz = Tiles {
+            cell: [2.0, 3.0],
+            origin: [1.0, 2.0, 3.0],
+            plane: Plane::Yz,
+            ..Tiles::default()
+        };
+        assert_eq!(yz.position([1, 1]), [1.0, 5.0, 1.0]);
+        // Each filled cell is a group at its position, unturned, unscaled, with no id.
+        let groups: Vec<(&str, [f32; 3])> =
+            s.groups.iter().map(|g| (g.key.as_str(), g.at)).collect();
+        assert_eq!(groups.len(), 11);
+        assert_eq!(groups[0], ("ground/4,1", [-2.0, 0.5, 0.0]));
+        assert_eq!(groups[1], ("ground/0,0", [-4.0, 0.0, 0.0]));
+        assert_eq!(groups[9], ("floor plan/0,0", [0.0; 3]));
+        assert_eq!(groups[10], ("floor plan/-1,2", [-2.0, 0.0, -6.0]));
+        assert!(s
+            .groups
+            .iter()
+            .all(|g| g.id.is_none() && g.rotate == [0.0; 3] && g.scale == [1.0; 3]));
+        let spike = s.objects.iter().find(|o| o.key == "ground/4,1/s").unwrap();
+        assert_eq!(
+            (
+                spike.parent.as_deref(),
+                spike.id.as_deref(),
+                spike.mesh.as_str()
+            ),
+            (Some("ground/4,1"), None, "ground/4,1/m")
+        );
+        assert_eq!(s.objects.len(), 11);
+        assert!(s.files.contains(&PathBuf::from("tiles/wall.prefab.toml")));
+    }
+
+    #[test]
+    fn a_prefab_includes_prefabs_and_proxies_reach_placed_objects() {
+        let dir = tree(&[
+            ("lamp.prefab.toml", &format!("{}include = [\"base.prefab.toml\"]\n{}", &LAMP[..11], &LAMP[11..])),
+            ("base.prefab.toml", &format!("format = 1\n{}", light("base"))),
+            ("lib.materials.toml", LIB),
+            ("t.proxies.toml", "format = 1\n[[proxy]]\nid = \"xxxxxxxx01\"\nobject = \"l/shade\"\nkind = \"box\"\nsize = [1, 1, 1]\n[[proxy]]\nid = \"xxxxxxxx02\"\nobject = \"pppppppp01/aaaaaaaa01\"\nkind = \"box\"\nsize = [1, 1, 1]\n[[proxy]]\nid = \"xxxxxxxx03\"\nobject = \"l\"\nkind = \"box\"\nsize = [1, 1, 1]\n"),
+            (
+                "t.scene.toml",
+                "format = 1\n[[object]]\nid = \"pppppppp01\"\nname = \"l\"\nprefab = \"lamp.prefab.toml\"\n[plates]\ndir = \"plates\"\nproxies = \"t.proxies.toml\"\n",
+            ),
+        ]);
+        let d = errs_of(&dir, "t.scene.toml");
+        // The first two name the placed shade; the third names the placement itself.
+        let e = one(&d, "bad-reference");
+        assert_eq!(
+            (e.file.clone(), e.line, e.key.as_str()),
+            (
+                PathBuf::from("t.proxies.toml"),
+                14,
+                "proxy.xxxxxxxx03.object"
+            )
+        );
+        assert_eq!(errors(&d).len(), 1, "{d:#?}");
+        std::fs::write(dir.path().join("t.proxies.toml"), "format = 1\n").unwrap();
+        let s = scene_of(&dir, "t.scene.toml");
+        let keys: Vec<&str> = s.lights.iter().map(|l| l.key.as_str()).collect();
+        assert_eq!(keys, ["l/base", "l/bulb"]);
     }
 }

@@ -5,6 +5,7 @@ pub(crate) mod check;
 pub mod diagnostic;
 mod load;
 pub mod model;
+pub mod project;
 pub mod schema;
 
 pub use diagnostic::{Diagnostic, Location, Severity};

@@ -15,14 +15,24 @@ pub struct Scene {
     pub root: PathBuf,
     /// The scene file, relative to the root.
     pub file: PathBuf,
-    /// Every file the scene read (project.toml, the scene, its includes, its libraries), relative
-    /// to the root, in the order read. Assets named by the scene are not listed here.
+    /// Every file the scene read (project.toml, the scene, its includes, its libraries, the
+    /// prefabs it places and their includes and libraries, its proxies file), relative to the
+    /// root, in the order read. Assets named by the scene are not listed here.
     pub files: Vec<PathBuf>,
     /// `[mesh.<name>]` tables.
     pub meshes: Vec<Mesh>,
-    /// `[[object]]` entries that place a mesh (placements are listed in `present`).
+    /// `[[object]]` entries that place a mesh: the scene's and its includes', then each
+    /// placement's, keyed `"<placement key>/<inner key>"`.
     pub objects: Vec<Object>,
-    /// Every material of every library the scene names, by key.
+    /// Prefab placements: groups with no mesh, the parents of the objects they place.
+    pub groups: Vec<Group>,
+    /// `[[tiles]]` layers, each palette value rewritten to its prefab's root-relative path. Their
+    /// filled cells are placed: a group per cell in `groups` (keyed `"<layer>/<i>,<j>"`) and
+    /// the prefab's entries under it.
+    pub tiles: Vec<Tiles>,
+    /// Every material of every library the scene, its includes and its placed prefabs name, by
+    /// key (its name); a material a placement's `[object.set]` overrides is here once more for
+    /// that placement, keyed `"<placement key>/<material name>"`.
     pub materials: Vec<Material>,
     /// `fallback`, the key of a material.
     pub fallback: Option<String>,
@@ -109,6 +119,80 @@ pub enum Shadow {
     None,
 }
 
+/// A prefab placement: an `[[object]]` with `prefab`, a group with no mesh. Its transform is
+/// the parent of every root object, light and emitter of the prefab it places.
+#[derive(Clone, Debug, Default)]
+pub struct Group {
+    /// Its key: its name, or `"<placement key>/<name>"` for a placement inside a prefab.
+    pub key: String,
+    /// Its id, namespaced as `"<placement id>/<inner id>"` inside a prefab; `None` when
+    /// not written (or when a placement above it has none).
+    pub id: Option<String>,
+    /// The prefab it places, relative to the root.
+    pub prefab: PathBuf,
+    /// The parent object's or group's key.
+    pub parent: Option<String>,
+    /// Translation, scene units.
+    pub at: [f32; 3],
+    /// Degrees about X, then Y, then Z.
+    pub rotate: [f32; 3],
+    /// Per-axis scale.
+    pub scale: [f32; 3],
+    /// Hides everything it places (already folded into each placed object's `hidden`).
+    pub hidden: bool,
+    /// Set or derived as for any object.
+    pub dynamic: bool,
+    /// Where the entry starts.
+    pub at_loc: Location,
+}
+
+/// `[[tiles]] plane`: the plane a tile layer lies in.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Plane {
+    /// i along +X, j along +Y (seen from +Z).
+    #[default]
+    Xy,
+    /// i along +X, j along −Z (seen from above).
+    Xz,
+    /// i along −Z, j along +Y (seen from +X).
+    Yz,
+}
+
+/// `[[tiles]]`: a grid of prefab placements.
+#[derive(Clone, Debug, Default)]
+pub struct Tiles {
+    /// Its name.
+    pub key: String,
+    /// Its id, when written.
+    pub id: Option<String>,
+    /// A cell's size along i and j, scene units.
+    pub cell: [f32; 2],
+    /// Where cell [0, 0] places its prefab.
+    pub origin: [f32; 3],
+    /// The plane it lies in.
+    pub plane: Plane,
+    /// Each tile's key and the prefab it places, relative to the root.
+    pub palette: Vec<(String, PathBuf)>,
+    /// The filled cells, `([i, j], tile)`, from `rows` (top row first, left to right) or
+    /// `cells` (in the order written).
+    pub cells: Vec<([i64; 2], String)>,
+    /// Where the entry starts.
+    pub at: Location,
+}
+
+impl Tiles {
+    /// The position cell `[i, j]` places its prefab at: origin + i·across·I + j·up·J.
+    pub fn position(&self, at: [i64; 2]) -> [f32; 3] {
+        let (u, v) = (at[0] as f32 * self.cell[0], at[1] as f32 * self.cell[1]);
+        let [x, y, z] = self.origin;
+        match self.plane {
+            Plane::Xy => [x + u, y + v, z],
+            Plane::Xz => [x + u, y, z - v],
+            Plane::Yz => [x, y + v, z - u],
+        }
+    }
+}
+
 /// `[[object]]` with a mesh.
 #[derive(Clone, Debug, Default)]
 pub struct Object {
@@ -118,7 +202,7 @@ pub struct Object {
     pub id: Option<String>,
     /// The mesh's key.
     pub mesh: String,
-    /// The parent object's key.
+    /// The parent's key: an object's, or a group's (a placement's) in [`Scene::groups`].
     pub parent: Option<String>,
     /// Translation, scene units.
     pub at: [f32; 3],
@@ -134,7 +218,7 @@ pub struct Object {
     pub shadow: Shadow,
     /// Two-sided.
     pub two_sided: bool,
-    /// Not drawn.
+    /// Not drawn: its own `hidden`, or a placement above it is hidden.
     pub hidden: bool,
     /// Clip planes `[nx, ny, nz, d]`: a point is cut where n·p > d.
     pub clip: Vec<[f32; 4]>,
@@ -301,8 +385,11 @@ pub struct Light {
     pub key: String,
     /// Its id, when written.
     pub id: Option<String>,
-    /// World position, scene units.
+    /// Position, scene units: in the world, or in `parent`'s frame.
     pub position: [f32; 3],
+    /// The placement (a key of [`Scene::groups`]) that placed it: `position` is in that
+    /// group's frame and `radius` scales with it. `None`: world space.
+    pub parent: Option<String>,
     /// Linear RGB, multiplies `intensity`.
     pub color: [f32; 3],
     /// Radiant intensity per channel, W/sr (times `color`).
@@ -322,8 +409,10 @@ pub struct Emitter {
     pub key: String,
     /// Its id, when written.
     pub id: Option<String>,
-    /// World centre, scene units.
+    /// Centre, scene units: in the world, or in `parent`'s frame.
     pub position: [f32; 3],
+    /// The placement (a key of [`Scene::groups`]) that placed it, as for [`Light::parent`].
+    pub parent: Option<String>,
     /// Scene units, above 0.
     pub radius: f32,
     /// Linear RGB.
