@@ -283,6 +283,79 @@ fn diag(at: &Location, code: &'static str, key: String, message: String) -> Diag
     }
 }
 
+/// The first character of the scene file: where a finding goes that has no better place.
+fn scene_start(scene: &Scene) -> Location {
+    Location {
+        file: scene.file.clone(),
+        line: 1,
+        column: 1,
+    }
+}
+
+/// Where the reader found the key `key` of schema path `path` (e.g. `mesh.<name>.file`,
+/// `mesh.file`), in the file `file` when given, and the key's length in characters (the span
+/// a diagnostic underlines). `None` when the key is not written (a default) or the scene was
+/// built by hand.
+fn key_location(
+    scene: &Scene,
+    path: &str,
+    key: &str,
+    file: Option<&Path>,
+) -> Option<(Location, u32)> {
+    let name = key.rsplit('.').next().unwrap_or(key);
+    scene
+        .present
+        .iter()
+        .find(|p| p.path == path && p.key == key && file.is_none_or(|f| p.at.file == f))
+        .map(|p| (p.at.clone(), name.chars().count().max(1) as u32))
+}
+
+/// The loader's diagnostic for an asset that would not load: the [`assets::AssetErrorKind`]'s
+/// own code (never one of the spec's: the spec's checker does not read asset contents),
+/// placed at the key that names the asset.
+fn asset_diag(
+    at: Location,
+    width: u32,
+    key: String,
+    file: &Path,
+    e: &assets::AssetError,
+) -> Diagnostic {
+    let mut d = diag(
+        &at,
+        e.kind.code(),
+        key,
+        format!("cannot load {}: {}", file.display(), e.message),
+    );
+    d.end_column = d.column.saturating_add(width);
+    d
+}
+
+/// [`asset_diag`] for a `[mesh.<name>]` table: at its `node` key when the node is what is
+/// wrong, else at its `file` key, else (a hand-built scene) at the table. The key is the one
+/// written in the table's own file (a prefab's mesh is named there without its placement), so
+/// that the key and the location agree.
+fn mesh_asset_diag(scene: &Scene, mesh: &scene::Mesh, e: &assets::AssetError) -> Diagnostic {
+    let field = if e.kind == assets::AssetErrorKind::GltfNode && mesh.node.is_some() {
+        "node"
+    } else {
+        "file"
+    };
+    let path = format!("mesh.{field}");
+    // A placed prefab's mesh is keyed "<placement>/…/<name>" and named in its own file by
+    // <name> alone; a name may hold a '/' itself, so each tail after a '/' is tried, longest
+    // (the whole key, a scene's own mesh) first. Each start follows a one-byte '/', so it is
+    // a char boundary and the slice cannot panic.
+    let tails = std::iter::once(0).chain(mesh.key.match_indices('/').map(|(i, _)| i + 1));
+    for start in tails {
+        let written = format!("mesh.{}.{field}", &mesh.key[start..]);
+        if let Some((at, width)) = key_location(scene, &path, &written, Some(&mesh.at.file)) {
+            return asset_diag(at, width, written, &mesh.file, e);
+        }
+    }
+    let key = format!("mesh.{}.{field}", mesh.key);
+    asset_diag(mesh.at.clone(), 1, key, &mesh.file, e)
+}
+
 fn rgb(c: [f32; 3]) -> Vec3 {
     Vec3::from(c.map(|v| if v.is_finite() { v.max(0.0) } else { 0.0 }))
 }
@@ -420,12 +493,7 @@ impl World {
                             Ok(assets_list.len() - 1)
                         }
                         Err(e) => {
-                            errors.push(diag(
-                                &mesh.at,
-                                "missing-file",
-                                format!("mesh.{}.file", mesh.key),
-                                format!("cannot load {}: {}", mesh.file.display(), e.message),
-                            ));
+                            errors.push(mesh_asset_diag(scene, mesh, &e));
                             Err(())
                         }
                     };
@@ -523,6 +591,25 @@ impl World {
             objects.push(record);
         }
 
+        // The HDR sky, loaded before any error stops the build, so that a broken sky is
+        // reported together with broken meshes.
+        let mut sky_map = None;
+        if let Some(sky) = &scene.sky {
+            if let (SkyKind::Hdr, Some(path)) = (sky.kind, &sky.path) {
+                match assets::load_hdr(&scene.root.join(path)) {
+                    Ok(map) => {
+                        sky_map = Some((sky, map));
+                        asset_files.push(path.clone());
+                    }
+                    Err(e) => {
+                        let (at, width) = key_location(scene, "sky.path", "sky.path", None)
+                            .unwrap_or_else(|| (scene_start(scene), 1));
+                        errors.push(asset_diag(at, width, "sky.path".into(), path, &e));
+                    }
+                }
+            }
+        }
+
         if !errors.is_empty() {
             return Err(WorldError(errors));
         }
@@ -604,36 +691,15 @@ impl World {
                 });
             }
         }
-        if let Some(sky) = &scene.sky {
-            if sky.kind == SkyKind::Hdr {
-                if let Some(path) = &sky.path {
-                    match assets::load_hdr(&scene.root.join(path)) {
-                        Ok(map) => {
-                            infinite.push(lights.len() as u32);
-                            lights.push(Light::Sky(Box::new(SkyMap::new(
-                                map.width as usize,
-                                map.height as usize,
-                                &map.texels,
-                                sky.intensity.max(0.0),
-                                sky.rotation_deg,
-                            ))));
-                            asset_files.push(path.clone());
-                        }
-                        Err(e) => {
-                            return Err(WorldError(vec![diag(
-                                &Location {
-                                    file: scene.file.clone(),
-                                    line: 1,
-                                    column: 1,
-                                },
-                                "missing-file",
-                                "sky.path".into(),
-                                format!("cannot load {}: {}", path.display(), e.message),
-                            )]));
-                        }
-                    }
-                }
-            }
+        if let Some((sky, map)) = sky_map {
+            infinite.push(lights.len() as u32);
+            lights.push(Light::Sky(Box::new(SkyMap::new(
+                map.width as usize,
+                map.height as usize,
+                &map.texels,
+                sky.intensity.max(0.0),
+                sky.rotation_deg,
+            ))));
         }
 
         let accel = Accel::build(tri_meshes, instances);

@@ -5,7 +5,7 @@
 //! because the crate's own readers panic (debug overflow checks, asserts) on a malformed file,
 //! and this loader must answer every file with a mesh or an error.
 
-use super::{smooth_normals, AssetError, Geometry, MeshAsset, Part};
+use super::{smooth_normals, AssetError, AssetErrorKind, Geometry, MeshAsset, Part};
 use ::gltf::accessor::{DataType, Dimensions};
 use ::gltf::buffer::Source;
 use ::gltf::mesh::Mode;
@@ -54,10 +54,36 @@ const MAX_VALIDATION_ERRORS_SHOWN: usize = 5;
 /// warning (non-triangle modes, skins, cameras, lights, vertex colours, morph targets) and what
 /// is refused (unsupported required extensions, malformed data).
 pub fn load_gltf(path: &Path, node: Option<&str>) -> Result<MeshAsset, AssetError> {
-    load(path, node).map_err(|message| AssetError::new(path, message))
+    load(path, node).map_err(|f| AssetError::new(path, f.kind, f.message))
 }
 
-fn load(path: &Path, node: Option<&str>) -> Result<MeshAsset, String> {
+/// A refusal inside this module: the message with its kind. Most refusals are malformed data,
+/// so a plain `String` error converts to [`AssetErrorKind::GltfInvalid`] through `?`; the few
+/// other kinds are set where they arise.
+struct Failure {
+    kind: AssetErrorKind,
+    message: String,
+}
+
+impl Failure {
+    fn new(kind: AssetErrorKind, message: String) -> Self {
+        Failure { kind, message }
+    }
+}
+
+impl From<String> for Failure {
+    fn from(message: String) -> Self {
+        Failure::new(AssetErrorKind::GltfInvalid, message)
+    }
+}
+
+impl From<&str> for Failure {
+    fn from(message: &str) -> Self {
+        Failure::new(AssetErrorKind::GltfInvalid, message.to_string())
+    }
+}
+
+fn load(path: &Path, node: Option<&str>) -> Result<MeshAsset, Failure> {
     let bytes = read_limited(path, "the glTF file")?;
     let (json_bytes, bin) = if bytes.starts_with(b"glTF") {
         split_glb(&bytes)?
@@ -72,17 +98,21 @@ fn load(path: &Path, node: Option<&str>) -> Result<MeshAsset, String> {
         return Err(format!(
             "glTF version {} is not supported (only 2.x)",
             root.asset.version
-        ));
+        )
+        .into());
     }
     if let Some(ext) = root
         .extensions_required
         .iter()
         .find(|e| !SUPPORTED_REQUIRED_EXTENSIONS.contains(&e.as_str()))
     {
-        return Err(format!(
-            "the file requires the glTF extension {ext}, which pfx-bake does not support \
-             (supported required extensions: {})",
-            SUPPORTED_REQUIRED_EXTENSIONS.join(", ")
+        return Err(Failure::new(
+            AssetErrorKind::GltfExtension,
+            format!(
+                "the file requires the glTF extension {ext}, which pfx-bake does not support \
+                 (supported required extensions: {})",
+                SUPPORTED_REQUIRED_EXTENSIONS.join(", ")
+            ),
         ));
     }
     // Every required extension left is one this loader implements itself; the crate's
@@ -111,20 +141,27 @@ fn load(path: &Path, node: Option<&str>) -> Result<MeshAsset, String> {
         } else {
             format!(" ({})", loader.asset.warnings.join("; "))
         };
-        return Err(format!("the mesh has no triangles{why}"));
+        return Err(Failure::new(
+            AssetErrorKind::GltfEmpty,
+            format!("the mesh has no triangles{why}"),
+        ));
     }
     Ok(loader.asset)
 }
 
 /// Reads a whole file, refusing one larger than [`MAX_FILE_BYTES`] without reading past it.
-fn read_limited(path: &Path, what: &str) -> Result<Vec<u8>, String> {
-    let file = std::fs::File::open(path).map_err(|e| format!("cannot open {what}: {e}"))?;
+fn read_limited(path: &Path, what: &str) -> Result<Vec<u8>, Failure> {
+    let unreadable = |m: String| Failure::new(AssetErrorKind::Unreadable, m);
+    let file =
+        std::fs::File::open(path).map_err(|e| unreadable(format!("cannot open {what}: {e}")))?;
     let mut bytes = Vec::new();
     file.take(MAX_FILE_BYTES + 1)
         .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read {what}: {e}"))?;
+        .map_err(|e| unreadable(format!("cannot read {what}: {e}")))?;
     if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(format!("{what} is larger than {MAX_FILE_BYTES} bytes"));
+        return Err(unreadable(format!(
+            "{what} is larger than {MAX_FILE_BYTES} bytes"
+        )));
     }
     Ok(bytes)
 }
@@ -254,7 +291,7 @@ fn load_buffers<'b>(
     doc: &Document,
     base: &Path,
     bin: Option<&'b [u8]>,
-) -> Result<Vec<Cow<'b, [u8]>>, String> {
+) -> Result<Vec<Cow<'b, [u8]>>, Failure> {
     let mut out = Vec::new();
     for buffer in doc.buffers() {
         let i = buffer.index();
@@ -277,7 +314,8 @@ fn load_buffers<'b>(
                     return Err(format!(
                         "buffer {i}: URI scheme of \"{uri}\" is not supported (only relative \
                          paths, file: and data:)"
-                    ));
+                    )
+                    .into());
                 } else {
                     percent_decode(uri)
                         .ok_or_else(|| format!("buffer {i}: malformed URI \"{uri}\""))?
@@ -294,7 +332,8 @@ fn load_buffers<'b>(
                 "buffer {i} holds {} bytes, fewer than its byteLength {}",
                 data.len(),
                 buffer.length()
-            ));
+            )
+            .into());
         }
         out.push(data);
     }
@@ -544,7 +583,7 @@ impl<'a> Loader<'a> {
     }
 
     /// Collects the roots and walks their subtrees in pre-order, producing parts.
-    fn run(&mut self, select: Option<&str>) -> Result<(), String> {
+    fn run(&mut self, select: Option<&str>) -> Result<(), Failure> {
         let doc = self.doc;
         let roots: Vec<(Node<'a>, bool)> = match select {
             Some(name) => {
@@ -556,19 +595,25 @@ impl<'a> Loader<'a> {
                         let shown: Vec<String> =
                             names.iter().take(8).map(|n| format!("'{n}'")).collect();
                         let more = if names.len() > 8 { ", …" } else { "" };
-                        return Err(format!(
-                            "node '{name}' is not in the file (its named nodes: {}{more})",
-                            if shown.is_empty() {
-                                "none".to_string()
-                            } else {
-                                shown.join(", ")
-                            }
+                        return Err(Failure::new(
+                            AssetErrorKind::GltfNode,
+                            format!(
+                                "node '{name}' is not in the file (its named nodes: {}{more})",
+                                if shown.is_empty() {
+                                    "none".to_string()
+                                } else {
+                                    shown.join(", ")
+                                }
+                            ),
                         ));
                     }
                     many => {
-                        return Err(format!(
-                            "node '{name}' names {} nodes in the file; it must name one",
-                            many.len()
+                        return Err(Failure::new(
+                            AssetErrorKind::GltfNode,
+                            format!(
+                                "node '{name}' names {} nodes in the file; it must name one",
+                                many.len()
+                            ),
                         ))
                     }
                 }
@@ -608,9 +653,9 @@ impl<'a> Loader<'a> {
             match visited.get_mut(node.index()) {
                 Some(v) if !*v => *v = true,
                 _ => {
-                    return Err(format!(
-                        "{label} is reached twice; glTF nodes must form a tree"
-                    ))
+                    return Err(
+                        format!("{label} is reached twice; glTF nodes must form a tree").into(),
+                    )
                 }
             }
             let local = if selected {
@@ -620,7 +665,7 @@ impl<'a> Loader<'a> {
             };
             let world = parent * local;
             if !world.is_finite() {
-                return Err(format!("{label}: its transform overflows"));
+                return Err(format!("{label}: its transform overflows").into());
             }
             path.push(node.name().unwrap_or("").to_string());
             self.visit(&node, world, &path)?;
@@ -1234,6 +1279,7 @@ mod tests {
         let e = load_gltf(&data("UnlitTest/UnlitTest.glb"), None).expect_err("refused");
         assert!(e.message.contains("KHR_materials_unlit"), "{e}");
         assert!(e.to_string().contains("UnlitTest.glb: "), "{e}");
+        assert_eq!(e.kind, AssetErrorKind::GltfExtension);
     }
 
     #[test]
@@ -1364,6 +1410,7 @@ mod tests {
             "{e}"
         );
         assert!(e.message.contains("'arm'"), "{e}");
+        assert_eq!(e.kind, AssetErrorKind::GltfNode);
         let e = load_gltf(&data("Box/Box.glb"), Some("Box")).expect_err("refused");
         assert!(e.message.contains("'Box'"), "{e}");
 
@@ -1379,6 +1426,7 @@ mod tests {
         let f = write_temp(json.as_bytes());
         let e = load_gltf(f.path(), Some("twin")).expect_err("refused");
         assert!(e.message.contains("'twin' names 2 nodes"), "{e}");
+        assert_eq!(e.kind, AssetErrorKind::GltfNode);
     }
 
     #[test]
@@ -1615,6 +1663,7 @@ mod tests {
         bad[8..12].copy_from_slice(&5u32.to_le_bytes());
         let e = load_gltf(write_temp(&bad).path(), None).expect_err("refused");
         assert!(e.message.contains("below 12"), "{e}");
+        assert_eq!(e.kind, AssetErrorKind::GltfInvalid);
         let mut bad = good.clone();
         bad[12..16].copy_from_slice(&u32::MAX.to_le_bytes());
         let e = load_gltf(write_temp(&bad).path(), None).expect_err("refused");

@@ -1,6 +1,6 @@
 //! Radiance RGBE (.hdr) sky maps.
 
-use super::{AssetError, HdrMap};
+use super::{AssetError, AssetErrorKind, HdrMap};
 use image::codecs::hdr::HdrDecoder;
 use image::ImageDecoder;
 use std::fs::File;
@@ -22,20 +22,32 @@ pub const MAX_HDR_HEIGHT: u32 = 8192;
 /// non-negative. Only the standard `-Y <height> +X <width>` orientation is read (the decoder
 /// refuses the others), so row 0 is the top of the image.
 pub fn load_hdr(path: &Path) -> Result<HdrMap, AssetError> {
-    let file = File::open(path)
-        .map_err(|e| AssetError::new(path, format!("cannot open the HDR file: {e}")))?;
-    let decoder = HdrDecoder::new(BufReader::new(file))
-        .map_err(|e| AssetError::new(path, format!("not a Radiance HDR file: {e}")))?;
+    let file = File::open(path).map_err(|e| {
+        AssetError::new(
+            path,
+            AssetErrorKind::Unreadable,
+            format!("cannot open the HDR file: {e}"),
+        )
+    })?;
+    let decoder = HdrDecoder::new(BufReader::new(file)).map_err(|e| {
+        AssetError::new(
+            path,
+            AssetErrorKind::HdrInvalid,
+            format!("not a Radiance HDR file: {e}"),
+        )
+    })?;
     let (width, height) = decoder.dimensions();
     if width == 0 || height == 0 {
         return Err(AssetError::new(
             path,
+            AssetErrorKind::HdrInvalid,
             format!("the HDR image is empty ({width}×{height} texels)"),
         ));
     }
     if width > MAX_HDR_WIDTH || height > MAX_HDR_HEIGHT {
         return Err(AssetError::new(
             path,
+            AssetErrorKind::HdrInvalid,
             format!(
                 "the HDR image is {width}×{height} texels, larger than the \
                  {MAX_HDR_WIDTH}×{MAX_HDR_HEIGHT} accepted"
@@ -53,11 +65,21 @@ pub fn load_hdr(path: &Path) -> Result<HdrMap, AssetError> {
     // the 64-bit targets this crate builds for; checked anyway for 32-bit ones.
     let byte_count = texel_count
         .checked_mul(3 * std::mem::size_of::<f32>())
-        .ok_or_else(|| AssetError::new(path, "the HDR image is too large to address"))?;
+        .ok_or_else(|| {
+            AssetError::new(
+                path,
+                AssetErrorKind::HdrInvalid,
+                "the HDR image is too large to address",
+            )
+        })?;
     let mut bytes = vec![0u8; byte_count];
-    decoder
-        .read_image(&mut bytes)
-        .map_err(|e| AssetError::new(path, format!("cannot decode the HDR texels: {e}")))?;
+    decoder.read_image(&mut bytes).map_err(|e| {
+        AssetError::new(
+            path,
+            AssetErrorKind::HdrInvalid,
+            format!("cannot decode the HDR texels: {e}"),
+        )
+    })?;
     let clamp = |v: f32| {
         let v = v * scale;
         if v.is_finite() && v > 0.0 {
@@ -160,6 +182,7 @@ mod tests {
         f.flush().expect("flush");
         let e = load_hdr(f.path()).expect_err("refused");
         assert!(e.message.contains("100000×60000"), "{e}");
+        assert_eq!(e.kind, AssetErrorKind::HdrInvalid);
     }
 
     #[test]
@@ -169,10 +192,12 @@ mod tests {
             let mut f = tempfile::NamedTempFile::new().expect("temp file");
             f.write_all(&good[..cut]).expect("write");
             f.flush().expect("flush");
-            assert!(load_hdr(f.path()).is_err(), "cut at {cut} accepted");
+            let e = load_hdr(f.path()).expect_err("cut accepted");
+            assert_eq!(e.kind, AssetErrorKind::HdrInvalid, "cut at {cut}: {e}");
         }
         let e = load_hdr(Path::new("/nonexistent/sky.hdr")).expect_err("missing");
         assert!(e.to_string().starts_with("/nonexistent/sky.hdr: "), "{e}");
+        assert_eq!(e.kind, AssetErrorKind::Unreadable);
     }
     /// Every map of the shared asset folder decodes (RLE and flat, a repeated signature line),
     /// with the peak and mean the asset README measured with an independent decoder.

@@ -99,19 +99,57 @@ impl MeshAsset {
     }
 }
 
-/// A file that could not be loaded: which file, and why.
+/// What kind of failure an [`AssetError`] is: each kind is one of the loader's own diagnostic
+/// codes ([`AssetErrorKind::code`]), distinct from the pfx-scene spec's codes, because the
+/// spec's checker never reads an asset's contents (see `docs/loader.md`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AssetErrorKind {
+    /// The file (or a glTF's external buffer) cannot be opened or read, or is over the size
+    /// limit.
+    Unreadable,
+    /// The glTF is malformed: not glTF 2.0 JSON or GLB, fails validation, or its data is out of
+    /// range.
+    GltfInvalid,
+    /// `[mesh] node` names no node of the file, or more than one.
+    GltfNode,
+    /// The file lists in `extensionsRequired` an extension this loader does not implement.
+    GltfExtension,
+    /// The glTF (or the chosen node's subtree) holds no triangles to draw.
+    GltfEmpty,
+    /// The sky file is not a decodable Radiance HDR image of an accepted size.
+    HdrInvalid,
+}
+
+impl AssetErrorKind {
+    /// The diagnostic code `bake SCENE` reports for this kind.
+    pub fn code(self) -> &'static str {
+        match self {
+            AssetErrorKind::Unreadable => "asset-unreadable",
+            AssetErrorKind::GltfInvalid => "gltf-invalid",
+            AssetErrorKind::GltfNode => "gltf-node",
+            AssetErrorKind::GltfExtension => "gltf-extension",
+            AssetErrorKind::GltfEmpty => "gltf-empty",
+            AssetErrorKind::HdrInvalid => "hdr-invalid",
+        }
+    }
+}
+
+/// A file that could not be loaded: which file, what kind of failure, and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AssetError {
     /// The file as the caller named it.
     pub file: PathBuf,
+    /// The kind of failure, which picks the diagnostic code.
+    pub kind: AssetErrorKind,
     /// What is wrong, one sentence, naming the offending item (node, extension, accessor).
     pub message: String,
 }
 
 impl AssetError {
-    pub(crate) fn new(file: &Path, message: impl Into<String>) -> Self {
+    pub(crate) fn new(file: &Path, kind: AssetErrorKind, message: impl Into<String>) -> Self {
         AssetError {
             file: file.to_path_buf(),
+            kind,
             message: message.into(),
         }
     }
@@ -225,7 +263,12 @@ mod tests {
 
     #[test]
     fn error_display_names_file() {
-        let e = AssetError::new(Path::new("a/b.glb"), "bad thing");
+        let e = AssetError::new(
+            Path::new("a/b.glb"),
+            AssetErrorKind::GltfInvalid,
+            "bad thing",
+        );
         assert_eq!(e.to_string(), "a/b.glb: bad thing");
+        assert_eq!(e.kind.code(), "gltf-invalid");
     }
 }

@@ -68,6 +68,7 @@ pub(crate) fn load_with(
         ctx,
         docs: Vec::new(),
         cache: HashMap::new(),
+        migrated: HashMap::new(),
     };
 
     // project.toml first: the layer names the scene's bodies name come from it.
@@ -84,6 +85,7 @@ pub(crate) fn load_with(
 
     let scene = l.resolve(scene_f);
     let mut diags = std::mem::take(&mut l.ctx.diags);
+    super::migrate::remap_all(&l.migrated, &mut diags);
     sort(&l.ctx.srcs, &mut diags);
     dedup(&mut diags);
     if diags.iter().any(Diagnostic::is_error) {
@@ -104,6 +106,7 @@ pub(crate) fn check_file(root: &Path, rel: &Path, kind: FileKind, text: &[u8]) -
         ctx,
         docs: Vec::new(),
         cache: HashMap::new(),
+        migrated: HashMap::new(),
     };
     ctx_layers_default(&mut l.ctx);
     let proj = PathBuf::from("project.toml");
@@ -249,11 +252,15 @@ struct Loader {
     docs: Vec<Option<ImDocument<String>>>,
     /// Each file read, by root-relative path: its index, or None when it did not read.
     cache: HashMap<PathBuf, Option<usize>>,
+    /// Format 0 files read through the migration, by root-relative path: their findings are
+    /// moved back into the file as written before they leave the loader.
+    migrated: HashMap<PathBuf, super::migrate::PosMap>,
 }
 
 impl Loader {
     fn finish_err(&mut self) -> Vec<Diagnostic> {
         let mut d = std::mem::take(&mut self.ctx.diags);
+        super::migrate::remap_all(&self.migrated, &mut d);
         sort(&self.ctx.srcs, &mut d);
         d
     }
@@ -357,15 +364,19 @@ impl Loader {
                     return None;
                 }
                 Some(0) => {
-                    self.ctx.err(
-                        &fsp,
-                        "migration",
-                        "format",
-                        "a format 0 file (no `format`, or format = 0): migrating format 0 is not implemented \
-                         yet; migrate it to format 1 with pfx-scene"
-                            .into(),
-                    );
-                    return None;
+                    // --- format 0: read through the in-memory migration (scene::migrate) ---
+                    let original = doc.raw().to_string();
+                    let (doc, map) =
+                        super::migrate::read_format0(&mut self.ctx, f, kind, &original)?;
+                    self.migrated.insert(rel.to_path_buf(), map);
+                    let top = Tbl::Table(doc.as_table());
+                    if kind == FileKind::Project {
+                        self.project_layers(top, f);
+                    }
+                    self.ctx.walk(f, top, kind.schema(), "", "", &whole, None);
+                    self.docs[f] = Some(doc);
+                    return Some(f);
+                    // --- end of the format 0 hook ---
                 }
                 Some(v) if v > FORMAT => {
                     self.ctx.err(
@@ -971,7 +982,37 @@ impl Loader {
             match units[u].index.find(r.kind, &r.value) {
                 Found::One(e) => {
                     if Some(r.at.file) == proxies_f {
-                        self.proxy_ref(r, obj_at.get(&(0, e)).map(|&o| &objs[o]));
+                        // A proxy also names a placed object by its key, so a scene object
+                        // named "lamp/bulb" and the bulb placed by "lamp" are both "lamp/bulb".
+                        let placed = r
+                            .value
+                            .contains('/')
+                            .then(|| objs.iter().find(|o| o.inst != 0 && o.key == r.value))
+                            .flatten();
+                        match placed {
+                            Some(p) => {
+                                let mut related = vec![self.ctx.loc(&entries[e].name_at)];
+                                let name_at = p.t.get("name").and_then(|n| node_span(&n));
+                                related.push(self.ctx.loc(&Sp {
+                                    file: p.f,
+                                    span: name_at.unwrap_or_else(|| p.head.span.clone()),
+                                }));
+                                let msg = format!(
+                                    "\"{}\" names 2 objects: an object of that name and a placed \
+                                     object of that key; refer to one by its id",
+                                    r.value
+                                );
+                                self.ctx.report(
+                                    Severity::Error,
+                                    &r.at,
+                                    "ambiguous-reference",
+                                    &r.key,
+                                    msg,
+                                    related,
+                                );
+                            }
+                            None => self.proxy_ref(r, obj_at.get(&(0, e)).map(|&o| &objs[o])),
+                        }
                     }
                 }
                 Found::None => {
@@ -3154,11 +3195,12 @@ mod tests {
         let e = one(&d, "newer-format");
         assert_eq!(at(&e), ("format", 1, 10, 1, 11));
         assert!(e.message.contains("format 1"));
+        // Format 0 is read through the migration (scene::migrate): one warning, no error.
         let d = run("[camera]\nfov = 30\n");
-        let e = one(&d, "migration");
+        let e = one(&d, "old-format");
         assert_eq!(at(&e), ("format", 1, 1, 1, 1));
-        assert!(e.message.contains("not implemented"));
-        assert_eq!(errors(&d).len(), 1);
+        assert_eq!(e.severity, Severity::Warning);
+        assert_eq!(errors(&d).len(), 0);
     }
 
     #[test]

@@ -4,6 +4,7 @@
 pub(crate) mod check;
 pub mod diagnostic;
 mod load;
+pub mod migrate;
 pub mod model;
 pub mod project;
 pub mod schema;
