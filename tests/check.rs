@@ -33,7 +33,7 @@ fn write(root: &Path, rel: &str, body: &str) {
 const PROJECT: &str = "format = 1\n\n[project]\nname = \"t\"\n";
 
 /// A light whose unknown key stands after a two-byte character on its line.
-const UNICODE_LINE: &str = "light = [{ id = \"ymd945rcwk\", name = \"lámpara\", position = [0.3, 0.4, 0.3], intensity = 0.2, glow = 3 }]";
+const UNICODE_LINE: &str = "light = [{ id = \"ymd945rcwm\", name = \"lámpara\", position = [0.3, 0.4, 0.3], intensity = 0.2, glow = 3 }]";
 
 /// A scene with a duplicate id (an error with a related place) and an entry without an id (a
 /// warning).
@@ -119,7 +119,7 @@ fn human_output_shows_code_place_source_and_underline() {
     assert_eq!(lines[2], "  |");
     assert_eq!(lines[3], format!("3 | {UNICODE_LINE}"));
     assert_eq!(lines[4], format!("  | {}^^^^", " ".repeat(col - 1)));
-    assert_eq!(lines[5], "  = key: light.ymd945rcwk.glow");
+    assert_eq!(lines[5], "  = key: light.ymd945rcwm.glow");
     assert_eq!(
         lines.last().copied(),
         Some("check: 1 error, 0 warnings in 2 files")
@@ -207,7 +207,7 @@ fn json_lines_carry_every_field_and_nothing_else() {
     let u = &all[0];
     assert_eq!(u["severity"], "Error");
     assert_eq!(u["code"], "unknown-key");
-    assert_eq!(u["key"], "light.ymd945rcwk.glow");
+    assert_eq!(u["key"], "light.ymd945rcwm.glow");
     assert_eq!(
         (u["end_line"].as_u64(), u["end_column"].as_u64()),
         (Some(3), Some(98))
@@ -351,6 +351,8 @@ fn a_file_two_scenes_read_is_reported_once_and_unread_files_alone() {
             ("lib.materials.toml".into(), 6, 1, "unknown-key"),
             ("spare.materials.toml".into(), 4, 6, "bad-id"),
             ("stand.proxies.toml".into(), 3, 1, "missing-key"),
+            // No scene names stand.proxies.toml: "table" resolves across the project.
+            ("stand.proxies.toml".into(), 5, 10, "bad-reference"),
         ]
     );
 }
@@ -458,6 +460,163 @@ fn an_included_scene_is_checked_through_its_includers_once_and_cycles_are_top() 
             ("parts/base.scene.toml".into(), 7, 13, "bad-value"),
             ("x.scene.toml".into(), 2, 12, "include-cycle"),
             ("y.scene.toml".into(), 2, 12, "include-cycle"),
+        ]
+    );
+}
+
+/// (file, line, column, code, related) of each finding, paths with `/`.
+type Found = (String, u32, u32, &'static str, Vec<(String, u32, u32)>);
+
+fn found(root: &Path) -> Vec<Found> {
+    let slash = |p: &Path| p.to_string_lossy().replace('\\', "/");
+    Project::open(root)
+        .unwrap()
+        .check()
+        .iter()
+        .map(|d| {
+            let related = d
+                .related
+                .iter()
+                .map(|r| (slash(&r.file), r.line, r.column))
+                .collect();
+            (slash(&d.file), d.line, d.column, d.code, related)
+        })
+        .collect()
+}
+
+fn light(id: &str, name: &str) -> String {
+    format!("[[light]]\nid = \"{id}\"\nname = \"{name}\"\nposition = [0.0, 1.0, 0.0]\nintensity = 1.0\n")
+}
+
+#[test]
+fn an_id_two_top_scenes_use_is_refused_once_across_the_project() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = dir.path();
+    write(r, "project.toml", PROJECT);
+    // Two top scenes that no scene reads together, each with the id.
+    write(
+        r,
+        "a.scene.toml",
+        &format!("format = 1\n\n{}", light("ymd945rcwk", "a")),
+    );
+    write(
+        r,
+        "b.scene.toml",
+        &format!("format = 1\n\n{}", light("ymd945rcwk", "b")),
+    );
+    // A scene and its include share one: the scene's own check reports it, once.
+    write(
+        r,
+        "c.scene.toml",
+        &format!(
+            "format = 1\ninclude = [\"inc.scene.toml\"]\n\n{}",
+            light("bbbbbbbb01", "c")
+        ),
+    );
+    write(
+        r,
+        "inc.scene.toml",
+        &format!("format = 1\n\n{}", light("bbbbbbbb01", "i")),
+    );
+    // A prefab no scene places shares an id with a scene.
+    write(
+        r,
+        "lone.prefab.toml",
+        &format!("format = 1\n\n{}", light("cccccccc01", "p")),
+    );
+    write(
+        r,
+        "d.scene.toml",
+        &format!("format = 1\n\n{}", light("cccccccc01", "d")),
+    );
+    let s = |f: &str| f.to_string();
+    assert_eq!(
+        found(r),
+        [
+            (
+                s("b.scene.toml"),
+                4,
+                6,
+                "duplicate-id",
+                vec![(s("a.scene.toml"), 4, 6)]
+            ),
+            (
+                s("inc.scene.toml"),
+                4,
+                6,
+                "duplicate-id",
+                vec![(s("c.scene.toml"), 5, 6)]
+            ),
+            (
+                s("lone.prefab.toml"),
+                4,
+                6,
+                "duplicate-id",
+                vec![(s("d.scene.toml"), 4, 6)]
+            ),
+        ]
+    );
+}
+
+#[test]
+fn a_proxies_file_no_scene_names_resolves_across_the_project() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = dir.path();
+    write(r, "project.toml", PROJECT);
+    write(r, "m.glb", "x");
+    // Objects from line 6 on, each five lines long (its name on its third).
+    let scene = |mesh_id: &str, objects: &str| {
+        format!("format = 1\n\n[mesh.box]\nid = \"{mesh_id}\"\nfile = \"m.glb\"\n{objects}")
+    };
+    let object = |id: &str, name: &str| {
+        format!("\n[[object]]\nid = \"{id}\"\nname = \"{name}\"\nmesh = \"box\"\n")
+    };
+    write(
+        r,
+        "a.scene.toml",
+        &scene(
+            "mmmmmmmm01",
+            &format!(
+                "{}{}",
+                object("her0000001", "hero"),
+                object("r0ck000001", "rock")
+            ),
+        ),
+    );
+    write(
+        r,
+        "b.scene.toml",
+        &scene("mmmmmmmm02", &object("r0ck000002", "rock")),
+    );
+    let proxy = |id: &str, object: &str| {
+        format!(
+            "[[proxy]]\nid = \"{id}\"\nobject = \"{object}\"\nkind = \"box\"\nsize = [1, 1, 1]\n"
+        )
+    };
+    write(
+        r,
+        "lone.proxies.toml",
+        &format!(
+            "format = 1\n\n{}{}{}{}{}",
+            proxy("xxxxxxxx01", "her0000001"),
+            proxy("xxxxxxxx02", "hero"),
+            proxy("xxxxxxxx03", "rock"),
+            proxy("xxxxxxxx04", "ghost"),
+            proxy("xxxxxxxx05", "r0ck000002"),
+        ),
+    );
+    let s = |f: &str| f.to_string();
+    assert_eq!(
+        found(r),
+        [
+            (
+                s("lone.proxies.toml"),
+                15,
+                10,
+                "ambiguous-reference",
+                vec![(s("a.scene.toml"), 14, 8), (s("b.scene.toml"), 9, 8)]
+            ),
+            (s("lone.proxies.toml"), 20, 10, "bad-reference", vec![]),
         ]
     );
 }

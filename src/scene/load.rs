@@ -96,6 +96,122 @@ pub(crate) fn load_with(
     Ok(scene)
 }
 
+/// The checks that span the whole project rather than one scene, on every file `files` lists
+/// (root-relative, each with its kind), each read once on its own:
+///
+/// * an id used twice where no one scene reads both places (`together(a, b)` says whether
+///   one does: that scene's own check reports it) is refused at the later use in `files`'
+///   order, once per use, the first such earlier use in `related`;
+/// * each `[[proxy]]` `object` of a file in `lone_proxies` (proxies files no scene names)
+///   resolves among every object of the project: by id, else by a name that one object alone
+///   has (`bad-reference`, `ambiguous-reference` with every holder in `related`).
+///
+/// The files' own findings (schema, syntax) are not returned: each is reported where the file
+/// is checked. Findings in a format 0 file point into the file as written.
+pub(crate) fn check_across(
+    root: &Path,
+    files: &[(PathBuf, FileKind)],
+    together: &dyn Fn(&Path, &Path) -> bool,
+    lone_proxies: &[PathBuf],
+) -> Vec<Diagnostic> {
+    let mut l = Loader {
+        ctx: Ctx::new(canonical(root)),
+        docs: Vec::new(),
+        cache: HashMap::new(),
+        migrated: HashMap::new(),
+    };
+    ctx_layers_default(&mut l.ctx);
+    // Layer names are each scene's to check; here they would only repeat its findings.
+    l.ctx.check_layers = false;
+    for (rel, kind) in files {
+        if *kind != FileKind::Finish {
+            l.read(rel, *kind, None);
+        }
+    }
+    l.ctx.diags.clear();
+    let entries = std::mem::take(&mut l.ctx.entries);
+
+    // Each id's uses so far; a use is refused once, against the first earlier use that no
+    // scene reads with it.
+    let mut uses: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (i, e) in entries.iter().enumerate() {
+        let Some(id) = e.id.as_deref().filter(|id| is_id(id)) else {
+            continue;
+        };
+        let earlier = uses.entry(id).or_default();
+        let apart = earlier.iter().copied().find(|&u| {
+            let (a, b) = (entries[u].id_at.file, e.id_at.file);
+            !together(&l.ctx.srcs[a].rel, &l.ctx.srcs[b].rel)
+        });
+        earlier.push(i);
+        let Some(f0) = apart else {
+            continue;
+        };
+        let loc = l.ctx.loc(&entries[f0].id_at);
+        let msg = format!(
+            "id \"{id}\" is used twice in the project: also by {} at {}:{}:{}",
+            entries[f0].key,
+            loc.file.display(),
+            loc.line,
+            loc.column
+        );
+        l.ctx.report(
+            Severity::Error,
+            &e.id_at,
+            "duplicate-id",
+            &format!("{}.id", e.key),
+            msg,
+            vec![loc],
+        );
+    }
+
+    let lone: Vec<usize> = lone_proxies
+        .iter()
+        .filter_map(|p| l.cache.get(p).copied().flatten())
+        .collect();
+    if !lone.is_empty() {
+        let index = Index::new(&entries, |e| e.kind == Kind::Object);
+        for r in std::mem::take(&mut l.ctx.refs) {
+            if r.kind != Kind::Object || !lone.contains(&r.at.file) {
+                continue;
+            }
+            match index.find(Kind::Object, &r.value) {
+                Found::One(_) => {}
+                Found::None => {
+                    let msg = format!(
+                        "no object of the project has the id or name \"{}\" (no scene names \
+                         this proxies file, so it resolves across the project)",
+                        r.value
+                    );
+                    l.ctx.err(&r.at, "bad-reference", &r.key, msg);
+                }
+                Found::Many(all) => {
+                    let related = all
+                        .iter()
+                        .map(|e| l.ctx.loc(&entries[*e].name_at))
+                        .collect();
+                    let msg = format!(
+                        "\"{}\" names {} objects of the project; refer to one by its id",
+                        r.value,
+                        all.len()
+                    );
+                    l.ctx.report(
+                        Severity::Error,
+                        &r.at,
+                        "ambiguous-reference",
+                        &r.key,
+                        msg,
+                        related,
+                    );
+                }
+            }
+        }
+    }
+    let mut diags = std::mem::take(&mut l.ctx.diags);
+    super::migrate::remap_all(&l.migrated, &mut diags);
+    diags
+}
+
 /// Walks one file against its kind's schema alone (no other file, no references): what an
 /// editor's buffer check starts from, and how the schema's coverage is tested.
 #[cfg_attr(not(test), allow(dead_code))]
@@ -1120,8 +1236,54 @@ impl Loader {
         self.bodies(&objs);
         self.sounds(&sounds, &objs, &obj_of);
 
+        // Rigs: every instance's, overrides applied, each target rewritten to its object's key.
+        let mut rigs = Vec::new();
+        for (ii, inst) in insts.iter().enumerate() {
+            for &f in &units[inst.unit].files {
+                for (dkey, name, t0) in entry_tables(&docs, f, Kind::Rig) {
+                    let e = entry_at.get(&(f, dkey.as_str())).copied();
+                    let t = tbl_at(eff(ii, e)).unwrap_or(t0);
+                    let id = match (&inst.id_prefix, t0.str("id")) {
+                        (Some(p), Some(id)) => Some(format!("{p}{id}")),
+                        _ => None,
+                    };
+                    let target = t.str("target").map(|v| match obj_of(ii, v) {
+                        Some(o) => objs[o].key.clone(),
+                        None => v.to_string(),
+                    });
+                    let at_loc = self.ctx.loc(&head_of(&self.ctx, f, t0));
+                    rigs.push(rig(
+                        t,
+                        format!("{}{name}", inst.key_prefix),
+                        id,
+                        target,
+                        at_loc,
+                    ));
+                }
+            }
+        }
+        // Proxies: each object rewritten to its key in the scene (by id, a placed object's
+        // namespaced id, its name, or a placed object's key).
+        let proxy_key = |v: &str| -> String {
+            if let Found::One(e) = units[0].index.find(Kind::Object, v) {
+                if let Some(&o) = obj_at.get(&(0, e)) {
+                    return objs[o].key.clone();
+                }
+            }
+            placed_ids
+                .get(v)
+                .map(|&o| objs[o].key.clone())
+                .unwrap_or_else(|| v.to_string())
+        };
+        let proxies = match proxies_f {
+            Some(pf) => self.proxies_of(&docs, pf, &proxy_key),
+            None => Vec::new(),
+        };
+
         let m = Model {
             layers,
+            rigs,
+            proxies,
             docs: &docs,
             units: &units,
             insts: &insts,
@@ -1130,6 +1292,84 @@ impl Loader {
             arena: &arena,
         };
         self.model(&m, scene_f)
+    }
+
+    /// The `[[proxy]]` entries of proxies file `pf`, each object rewritten by `key_of`.
+    fn proxies_of(
+        &self,
+        docs: &[Option<ImDocument<String>>],
+        pf: usize,
+        key_of: &dyn Fn(&str) -> String,
+    ) -> Vec<Proxy> {
+        let mut out = Vec::new();
+        for (place, (_, _, t)) in entry_tables(docs, pf, Kind::Proxy).into_iter().enumerate() {
+            let v = View {
+                t,
+                s: &schema::PROXY,
+            };
+            let hull = v.str("kind") == Some("hull");
+            let corner = |i: f64| i.clamp(0.0, u32::MAX as f64) as u32;
+            let list = |name: &str| -> Vec<Vec<f64>> {
+                t.get(name)
+                    .map(|n| n.elems().iter().filter_map(|e| e.nums()).collect())
+                    .unwrap_or_default()
+            };
+            out.push(Proxy {
+                key: place,
+                id: v.string("id"),
+                object: t.str("object").map(key_of).unwrap_or_default(),
+                kind: if hull {
+                    ProxyKind::Hull
+                } else {
+                    ProxyKind::Box
+                },
+                at: v.v3("at"),
+                rotate: v.v3("rotate"),
+                size: v.v3("size"),
+                points: list("points")
+                    .iter()
+                    .filter(|p| p.len() == 3)
+                    .map(|p| [finite(p[0]), finite(p[1]), finite(p[2])])
+                    .collect(),
+                // Corners were checked to be places in `points`; the clamp only keeps a
+                // refused value (NaN reads as 0) from wrapping.
+                triangles: list("triangles")
+                    .iter()
+                    .filter(|c| c.len() == 3)
+                    .map(|c| [corner(c[0]), corner(c[1]), corner(c[2])])
+                    .collect(),
+                at_loc: self.ctx.loc(&head_of(&self.ctx, pf, t)),
+            });
+        }
+        out
+    }
+
+    /// project.toml's `[layers]` as lists; empty when it is absent or can't be read (then
+    /// the layer names went unchecked, as the spec says).
+    fn layer_lists(&self, docs: &[Option<ImDocument<String>>]) -> BTreeMap<String, Vec<String>> {
+        let mut out = BTreeMap::new();
+        if !self.ctx.check_layers || self.ctx.layers.is_none() {
+            return out;
+        }
+        let proj = Path::new("project.toml");
+        let Some(f) = self.ctx.srcs.iter().position(|s| s.rel == proj) else {
+            return out;
+        };
+        let Some(t) = doc_table(docs, f)
+            .and_then(|t| t.get("layers"))
+            .and_then(|n| n.tbl())
+        else {
+            return out;
+        };
+        for (name, _, v) in t.entries() {
+            let meets = v
+                .elems()
+                .iter()
+                .filter_map(|e| e.str().map(String::from))
+                .collect();
+            out.insert(name.to_string(), meets);
+        }
+        out
     }
 
     /// A proxy's object: static, with a mesh.
@@ -1741,6 +1981,9 @@ impl Loader {
             ..Scene::default()
         };
         scene.tiles = m.layers.clone();
+        scene.rigs = m.rigs.clone();
+        scene.proxies = m.proxies.clone();
+        scene.layers = self.layer_lists(m.docs);
         for (i, d) in m.docs.iter().enumerate() {
             if d.is_some() {
                 scene.files.push(self.ctx.srcs[i].rel.clone());
@@ -2088,6 +2331,8 @@ impl Loader {
 /// What the model is built from, once placements are expanded.
 struct Model<'a, 'd> {
     layers: Vec<Tiles>,
+    rigs: Vec<Rig>,
+    proxies: Vec<Proxy>,
     docs: &'d [Option<ImDocument<String>>],
     units: &'a [Unit],
     insts: &'a [Inst],
@@ -2584,6 +2829,50 @@ impl View<'_> {
             .str(name)
             .and_then(|p| normalize(p).ok())
             .unwrap_or_default()
+    }
+}
+
+/// A rig as the model holds it, its kind's defaults filled in.
+fn rig(t: Tbl, key: String, id: Option<String>, target: Option<String>, at_loc: Location) -> Rig {
+    let v = View { t, s: &schema::RIG };
+    let kind = match v.str("kind") {
+        Some("first-person") => RigKind::FirstPerson,
+        Some("third-person") => RigKind::ThirdPerson,
+        _ => RigKind::Follow,
+    };
+    let offset = match t.nums("offset") {
+        Some(o) if o.len() == 3 => Some([finite(o[0]), finite(o[1]), finite(o[2])]),
+        // A follow rig's default needs the target's world position: the loader's to fill.
+        _ if kind == RigKind::Follow => None,
+        _ => Some([0.0; 3]),
+    };
+    let bounds = t.get("bounds").and_then(|b| b.tbl()).map(|b| {
+        let corner = |k: &str| match b.nums(k) {
+            Some(c) if c.len() == 3 => [finite(c[0]), finite(c[1]), finite(c[2])],
+            _ => [0.0; 3],
+        };
+        (corner("min"), corner("max"))
+    });
+    Rig {
+        key,
+        id,
+        kind,
+        target,
+        offset,
+        dead_zone: v.v2("dead_zone"),
+        look_ahead: v.f32("look_ahead"),
+        damping: v.v3("damping"),
+        bounds,
+        orthographic: v.opt("orthographic"),
+        snap: v.opt("snap"),
+        sensitivity: v.f32("sensitivity"),
+        invert: v.bool("invert"),
+        smoothing: v.f32("smoothing"),
+        pitch: v.v2("pitch"),
+        head_bob: v.f32("head_bob"),
+        distance: v.f32("distance"),
+        collide: v.bool("collide"),
+        at_loc,
     }
 }
 
@@ -4331,5 +4620,103 @@ mod tests {
         let s = scene_of(&dir, "t.scene.toml");
         let keys: Vec<&str> = s.lights.iter().map(|l| l.key.as_str()).collect();
         assert_eq!(keys, ["l/base", "l/bulb"]);
+    }
+
+    #[test]
+    fn rigs_proxies_and_layers_reach_the_model() {
+        let dir = tree(&[
+            ("project.toml", "format = 1\n[project]\nname = \"t\"\n[layers]\nworld = [\"world\", \"hero\"]\nhero = [\"world\"]\n"),
+            ("lamp.prefab.toml", LAMP),
+            ("lib.materials.toml", LIB),
+            (
+                "t.proxies.toml",
+                "format = 1\n[[proxy]]\nobject = \"hero\"\nkind = \"box\"\nat = [1, 2, 3]\nrotate = [0, 90, 0]\nsize = [0.5, 1, 2]\n[[proxy]]\nobject = \"pppppppp01/aaaaaaaa01\"\nkind = \"hull\"\npoints = [[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]]\ntriangles = [[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]]\n[[proxy]]\nid = \"xxxxxxxx01\"\nobject = \"l/shade\"\nkind = \"box\"\nsize = [1, 1, 1]\n",
+            ),
+            (
+                "t.scene.toml",
+                "format = 1\nmaterials = [\"lib.materials.toml\"]\n[mesh.box]\nfile = \"m.glb\"\n[[object]]\nid = \"her0000001\"\nname = \"hero\"\nmesh = \"box\"\n[[object]]\nid = \"pppppppp01\"\nname = \"l\"\nprefab = \"lamp.prefab.toml\"\n\n[[rig]]\nid = \"s1dec4m001\"\nname = \"side\"\nkind = \"follow\"\ntarget = \"hero\"\noffset = [0.0, 1.0, 10.0]\ndead_zone = [0.5, 0.25]\nlook_ahead = 1.5\nbounds = { min = [-20.0, 0.0, 10.0], max = [20.0, 8.0, 10.0] }\northographic = 9.0\nsnap = 16.0\n\n[[rig]]\nname = \"eyes\"\nkind = \"first-person\"\ntarget = \"her0000001\"\n[[rig]]\nname = \"chase\"\nkind = \"follow\"\n[plates]\ndir = \"plates\"\nproxies = \"t.proxies.toml\"\n",
+            ),
+        ]);
+        let s = scene_of(&dir, "t.scene.toml");
+
+        // The spec's follow rig, its target rewritten to the object's key.
+        let side = &s.rigs[0];
+        assert_eq!(
+            (side.key.as_str(), side.id.as_deref(), side.kind),
+            ("side", Some("s1dec4m001"), RigKind::Follow)
+        );
+        assert_eq!(side.target.as_deref(), Some("hero"));
+        assert_eq!(side.offset, Some([0.0, 1.0, 10.0]));
+        assert_eq!((side.dead_zone, side.look_ahead), ([0.5, 0.25], 1.5));
+        assert_eq!(side.bounds, Some(([-20.0, 0.0, 10.0], [20.0, 8.0, 10.0])));
+        assert_eq!((side.orthographic, side.snap), (Some(9.0), Some(16.0)));
+        assert_eq!(side.damping, [0.0; 3]);
+        // A target by id becomes the key too; a first-person rig's defaults are the spec's.
+        let eyes = &s.rigs[1];
+        assert_eq!(
+            (eyes.kind, eyes.target.as_deref(), eyes.offset),
+            (RigKind::FirstPerson, Some("hero"), Some([0.0; 3]))
+        );
+        assert_eq!(
+            (
+                eyes.sensitivity,
+                eyes.invert,
+                eyes.smoothing,
+                eyes.pitch,
+                eyes.head_bob
+            ),
+            (1.0, false, 0.0, [-85.0, 85.0], 0.0)
+        );
+        // A follow rig without offset leaves it to the loader, which knows the target's place.
+        assert_eq!(
+            (s.rigs[2].target.as_deref(), s.rigs[2].offset),
+            (None, None)
+        );
+        assert_eq!(s.rigs.len(), 3);
+
+        // Proxies keyed by place, each object rewritten to its key in the scene.
+        let keys: Vec<(usize, &str)> = s
+            .proxies
+            .iter()
+            .map(|p| (p.key, p.object.as_str()))
+            .collect();
+        assert_eq!(keys, [(0, "hero"), (1, "l/shade"), (2, "l/shade")]);
+        let b = &s.proxies[0];
+        assert_eq!(
+            (b.kind, b.at, b.rotate, b.size),
+            (
+                ProxyKind::Box,
+                [1.0, 2.0, 3.0],
+                [0.0, 90.0, 0.0],
+                [0.5, 1.0, 2.0]
+            )
+        );
+        let h = &s.proxies[1];
+        assert_eq!(
+            (h.kind, h.points.len(), h.points[3]),
+            (ProxyKind::Hull, 4, [0.0, 0.0, 1.0])
+        );
+        assert_eq!(h.triangles, [[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]]);
+        assert_eq!(s.proxies[2].id.as_deref(), Some("xxxxxxxx01"));
+        assert_eq!(s.proxies[2].at_loc.line, 13);
+
+        // The project's layers, as written.
+        let layers: Vec<(&str, Vec<&str>)> = s
+            .layers
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.iter().map(String::as_str).collect()))
+            .collect();
+        assert_eq!(
+            layers,
+            [("hero", vec!["world"]), ("world", vec!["world", "hero"])]
+        );
+
+        // Without [layers], none.
+        std::fs::write(
+            dir.path().join("project.toml"),
+            "format = 1\n[project]\nname = \"t\"\n",
+        )
+        .unwrap();
+        assert!(scene_of(&dir, "t.scene.toml").layers.is_empty());
     }
 }

@@ -4,6 +4,7 @@
 //! Quantities carry their units in their doc comments. Defaults are the spec's, filled in
 //! by the reader, so nothing below the scene stage needs to know them.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use super::diagnostic::{Diagnostic, Location};
@@ -50,6 +51,14 @@ pub struct Scene {
     pub trace: Option<Trace>,
     /// `[plates]`, when present.
     pub plates: Option<Plates>,
+    /// `[[rig]]` entries: the scene's and its includes', then each placement's (keyed
+    /// `"<placement key>/<name>"`). A bake does not draw them; a game picks one.
+    pub rigs: Vec<Rig>,
+    /// The `[[proxy]]` entries of `[plates] proxies`, in the order written.
+    pub proxies: Vec<Proxy>,
+    /// project.toml's `[layers]`: each layer's name and the layers it meets. Empty without
+    /// `[layers]`, or when project.toml can't be read.
+    pub layers: BTreeMap<String, Vec<String>>,
     /// Every table and key the files hold, by schema path, so that a consumer can name what it
     /// does not use. See [`Presence`].
     pub present: Vec<Presence>,
@@ -191,6 +200,100 @@ impl Tiles {
             Plane::Yz => [x, y + v, z - u],
         }
     }
+}
+
+/// What a rig does with its target.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RigKind {
+    /// Keeps `[camera]`'s view direction and moves the camera after the target.
+    #[default]
+    Follow,
+    /// The eye at the target, turned by the look input.
+    FirstPerson,
+    /// Orbits the target at `distance`, turned by the look input.
+    ThirdPerson,
+}
+
+/// `[[rig]]`: a camera rig a game drives. Every key of the rig's kind has its spec default;
+/// the keys of the other kinds (refused when written) hold their defaults too.
+#[derive(Clone, Debug, Default)]
+pub struct Rig {
+    /// Its key: its name (a placed rig's is `"<placement key>/<name>"`).
+    pub key: String,
+    /// Its id, when written (namespaced when placed).
+    pub id: Option<String>,
+    /// Its kind.
+    pub kind: RigKind,
+    /// The key of the object it follows or looks from at the start, when written.
+    pub target: Option<String>,
+    /// Scene units. `None` for a follow rig without `offset`: its default, `[camera] at` less
+    /// the target's position at rest, needs the target's world transform, which a loader
+    /// has; a first- or third-person rig's default `[0, 0, 0]` is filled in.
+    pub offset: Option<[f32; 3]>,
+    /// Follow: scene units across and up the view the target moves before the camera follows.
+    pub dead_zone: [f32; 2],
+    /// Follow: scene units the followed point leads the target.
+    pub look_ahead: f32,
+    /// Follow: seconds per world axis to close most of the gap.
+    pub damping: [f32; 3],
+    /// Follow: the box (min, max corners, scene units) the camera never leaves.
+    pub bounds: Option<([f32; 3], [f32; 3])>,
+    /// Follow: the orthographic view's height, scene units.
+    pub orthographic: Option<f32>,
+    /// Follow, with orthographic: art pixels per scene unit.
+    pub snap: Option<f32>,
+    /// First-, third-person: a factor on the look input.
+    pub sensitivity: f32,
+    /// First-, third-person: looking up and down is turned over.
+    pub invert: bool,
+    /// First-, third-person: seconds to close most of the look's gap; 0 is off.
+    pub smoothing: f32,
+    /// First-, third-person: degrees the look turns down (min) and up (max) to.
+    pub pitch: [f32; 2],
+    /// First-person: the eye's bob height, scene units; 0 is off.
+    pub head_bob: f32,
+    /// Third-person: scene units behind the orbited point.
+    pub distance: f32,
+    /// Third-person: the camera stops short of what lies between it and the orbited point.
+    pub collide: bool,
+    /// Where the entry starts.
+    pub at_loc: Location,
+}
+
+/// A proxy's shape.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ProxyKind {
+    /// A unit cube scaled by `size`, turned by `rotate`, moved to `at` (T·R·S).
+    #[default]
+    Box,
+    /// The convex hull given by `points` and `triangles`.
+    Hull,
+}
+
+/// `[[proxy]]`: an invisible stand-in for one static object, in world space.
+#[derive(Clone, Debug, Default)]
+pub struct Proxy {
+    /// Its key: its 0-based place among its file's `[[proxy]]` entries.
+    pub key: usize,
+    /// Its id, when written.
+    pub id: Option<String>,
+    /// The key of the object it stands in for.
+    pub object: String,
+    /// Its shape.
+    pub kind: ProxyKind,
+    /// Box: the centre, scene units (`[0, 0, 0]` for a hull).
+    pub at: [f32; 3],
+    /// Box: degrees about X, then Y, then Z (`[0, 0, 0]` for a hull).
+    pub rotate: [f32; 3],
+    /// Box: the edge lengths, scene units (`[0, 0, 0]` for a hull).
+    pub size: [f32; 3],
+    /// Hull: the vertices, scene units (empty for a box).
+    pub points: Vec<[f32; 3]>,
+    /// Hull: the faces, each corner a place in `points`, counter-clockwise seen from outside
+    /// (empty for a box).
+    pub triangles: Vec<[u32; 3]>,
+    /// Where the entry starts.
+    pub at_loc: Location,
 }
 
 /// `[[object]]` with a mesh.

@@ -14,7 +14,7 @@ use std::path::{Component, Path, PathBuf};
 use toml_edit::ImDocument;
 
 use super::diagnostic::{Diagnostic, Location, Severity};
-use super::load::{check_file, load, root_of};
+use super::load::{check_across, check_file, load, root_of};
 use super::schema::FileKind;
 
 /// A file found under a project root, by its name.
@@ -238,16 +238,18 @@ impl Project {
             .collect();
         // Files a checked scene reads, so that they are not checked a second time alone.
         let mut read: BTreeSet<PathBuf> = BTreeSet::new();
+        // What each top scene reads: ids two of its files share are its own check's to report.
+        let mut reads: Vec<BTreeSet<PathBuf>> = Vec::new();
         for scene in &scenes {
             let top = !included.contains(*scene) || scan.in_cycle(scene);
             if !top {
                 continue;
             }
-            read.extend(scan.reach(scene));
+            let mut mine = scan.reach(scene);
             let load_root = root_of(&self.root.join(scene));
             match load(&self.root.join(scene)) {
                 Ok(s) => {
-                    read.extend(
+                    mine.extend(
                         s.files
                             .iter()
                             .map(|f| rebase_path(f, &load_root, &self.root)),
@@ -260,7 +262,10 @@ impl Project {
                 }
                 Err(ds) => diags.extend(ds.into_iter().map(|d| rebase(d, &load_root, &self.root))),
             }
+            read.extend(mine.iter().cloned());
+            reads.push(mine);
         }
+        diags.extend(self.across(&diags, &reads, &read));
         for f in &self.files {
             let alone = match f.kind {
                 FileKind::Project | FileKind::Prefab => true,
@@ -277,6 +282,43 @@ impl Project {
             files: checked.into_iter().collect(),
             diagnostics: tidy(diags),
         }
+    }
+}
+
+impl Project {
+    /// The project-wide checks ([`check_across`]): ids shared by files no one top scene reads
+    /// together, and the references of proxies files no scene reads. `reads` holds what each
+    /// top scene reads and `found` the findings so far: a use of an id a scene's own check
+    /// already refused is not refused again (a scene that did not load may have read more
+    /// than its scan shows).
+    fn across(
+        &self,
+        found: &[Diagnostic],
+        reads: &[BTreeSet<PathBuf>],
+        read: &BTreeSet<PathBuf>,
+    ) -> Vec<Diagnostic> {
+        let files: Vec<(PathBuf, FileKind)> = self
+            .files
+            .iter()
+            .map(|f| (f.path.clone(), f.kind))
+            .collect();
+        let together = |a: &Path, b: &Path| reads.iter().any(|r| r.contains(a) && r.contains(b));
+        let lone: Vec<PathBuf> = self
+            .files
+            .iter()
+            .filter(|f| f.kind == FileKind::Proxies && !read.contains(&f.path))
+            .map(|f| f.path.clone())
+            .collect();
+        let at = |d: &Diagnostic| (d.file.clone(), d.line, d.column);
+        let reported: BTreeSet<(PathBuf, u32, u32)> = found
+            .iter()
+            .filter(|d| d.code == "duplicate-id")
+            .map(at)
+            .collect();
+        check_across(&self.root, &files, &together, &lone)
+            .into_iter()
+            .filter(|d| d.code != "duplicate-id" || !reported.contains(&at(d)))
+            .collect()
     }
 }
 
