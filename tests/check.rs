@@ -620,3 +620,115 @@ fn a_proxies_file_no_scene_names_resolves_across_the_project() {
         ]
     );
 }
+
+/// A prefab holding one object of `lamp.glb` that wears `material`, with `head` above it.
+fn prefab(head: &str, ids: [&str; 2], material: &str) -> String {
+    format!(
+        "format = 1\n{head}\n[mesh.shade]\nid = \"{}\"\nfile = \"lamp.glb\"\n\n[[object]]\nid = \"{}\"\nname = \"shade\"\nmesh = \"shade\"\nmaterial = \"{material}\"\n",
+        ids[0], ids[1]
+    )
+}
+
+#[test]
+fn a_prefab_no_scene_places_is_resolved_alone_and_each_fault_reported_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = dir.path();
+    write(r, "project.toml", PROJECT);
+    std::fs::copy(
+        repo().join("tests/data/scenes/lamp/meshes/lamp.glb"),
+        r.join("lamp.glb"),
+    )
+    .unwrap();
+    write(
+        r,
+        "lib.materials.toml",
+        "format = 1\n\n[materials.cloth]\nid = \"c10thc10th\"\nbase = [0.9, 0.85, 0.7]\n",
+    );
+    // Valid and placed by no scene: clean.
+    write(
+        r,
+        "good.prefab.toml",
+        &prefab(
+            "materials = [\"lib.materials.toml\"]\n",
+            ["g00dmesh01", "g00d0bj001"],
+            "cloth",
+        ),
+    );
+    let p = Project::open(r).unwrap();
+    assert_eq!(found(r), Vec::<Found>::new(), "{:?}", p.check());
+
+    // Placed by no scene: a material its library lacks, and an include cycle with a part.
+    write(
+        r,
+        "lone.prefab.toml",
+        &prefab(
+            "include = [\"parts/cyc.prefab.toml\"]\nmaterials = [\"lib.materials.toml\"]\n",
+            ["ymd945rc01", "ymd945rc02"],
+            "velvet",
+        ),
+    );
+    write(
+        r,
+        "parts/cyc.prefab.toml",
+        "format = 1\ninclude = [\"lone.prefab.toml\"]\n",
+    );
+    // Placed by a scene: its bad reference is the scene's finding and the prefab's, once.
+    write(
+        r,
+        "placed.prefab.toml",
+        &prefab(
+            "materials = [\"lib.materials.toml\"]\n",
+            ["p1acemesh1", "p1ace0bj01"],
+            "silk",
+        ),
+    );
+    write(
+        r,
+        "s.scene.toml",
+        "format = 1\n\n[[object]]\nid = \"p1acement1\"\nname = \"lamp\"\nprefab = \"placed.prefab.toml\"\n",
+    );
+    let got = found(r);
+    let s = |p: &str| p.to_string();
+    assert_eq!(
+        got,
+        [
+            (
+                s("lone.prefab.toml"),
+                2,
+                12,
+                "include-cycle",
+                vec![
+                    (s("parts/cyc.prefab.toml"), 2, 12),
+                    (s("lone.prefab.toml"), 2, 12)
+                ]
+            ),
+            (s("lone.prefab.toml"), 13, 12, "bad-reference", vec![]),
+            (
+                s("parts/cyc.prefab.toml"),
+                2,
+                12,
+                "include-cycle",
+                vec![
+                    (s("lone.prefab.toml"), 2, 12),
+                    (s("parts/cyc.prefab.toml"), 2, 12)
+                ]
+            ),
+            (s("placed.prefab.toml"), 12, 12, "bad-reference", vec![]),
+        ],
+        "{got:#?}"
+    );
+    let d = Project::open(r).unwrap().check();
+    let lone = d
+        .iter()
+        .find(|d| d.code == "bad-reference" && d.file.ends_with("lone.prefab.toml"))
+        .unwrap();
+    assert_eq!(lone.key, "object.ymd945rc02.material");
+    assert!(lone.message.contains("\"velvet\""), "{}", lone.message);
+
+    // `bake check <project>` reports the lone prefab's faults and fails.
+    let o = bake_in(r, &["check", r.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stdout));
+    let out = text(&o.stdout);
+    assert!(out.contains("lone.prefab.toml:13:12"), "{out}");
+    assert!(out.contains("include-cycle"), "{out}");
+}

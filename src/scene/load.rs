@@ -56,6 +56,27 @@ pub(crate) fn load_with(
     scene_file: &Path,
     overlay: HashMap<PathBuf, Vec<u8>>,
 ) -> Result<Scene, Vec<Diagnostic>> {
+    load_top(scene_file, FileKind::Scene, overlay)
+}
+
+/// Resolves the prefab at `prefab_file` alone, as the top unit, the way a scene that places
+/// it resolves it (its includes merged, its own libraries, its references inside it, its
+/// nested placements placed, names, ids and parent cycles checked), with no scene around it:
+/// how `bake check` finds a prefab's faults though no scene places it. Returns every finding
+/// (errors and warnings), in file order; paths are relative to the prefab's root.
+pub(crate) fn load_prefab(prefab_file: &Path) -> Vec<Diagnostic> {
+    match load_top(prefab_file, FileKind::Prefab, HashMap::new()) {
+        Ok(s) => s.warnings,
+        Err(d) => d,
+    }
+}
+
+/// [`load_with`] for a top unit of either kind: a scene, or a prefab read alone.
+fn load_top(
+    scene_file: &Path,
+    kind: FileKind,
+    overlay: HashMap<PathBuf, Vec<u8>>,
+) -> Result<Scene, Vec<Diagnostic>> {
     let root = root_of(scene_file);
     let abs = absolute(scene_file);
     let rel = match abs.strip_prefix(&root) {
@@ -79,11 +100,11 @@ pub(crate) fn load_with(
         // Its own error is reported; the scene's layer names go unchecked.
         l.ctx.check_layers = false;
     }
-    let Some(scene_f) = l.read(&rel, FileKind::Scene, None) else {
+    let Some(scene_f) = l.read(&rel, kind, None) else {
         return Err(l.finish_err());
     };
 
-    let scene = l.resolve(scene_f);
+    let scene = l.resolve(scene_f, kind);
     let mut diags = std::mem::take(&mut l.ctx.diags);
     super::migrate::remap_all(&l.migrated, &mut diags);
     sort(&l.ctx.srcs, &mut diags);
@@ -301,6 +322,9 @@ impl Unit {
     }
 }
 
+/// Where an override that set a key is written: its key's place and its diagnostic key.
+type SetBy = (Sp, String);
+
 /// One `[object.set]` override on its way to the entry it sets.
 #[derive(Clone)]
 struct Ovr {
@@ -334,6 +358,10 @@ struct Inst {
     ovr: Vec<Ovr>,
     /// Entry → its overridden copy in the arena.
     owned: HashMap<usize, usize>,
+    /// (Entry, first key of the path) → where the last override that set it is written (its
+    /// key's place and its diagnostic key): a body put under an ordinary object or a moved
+    /// placement by an override is the override's fault.
+    set_at: HashMap<(usize, String), SetBy>,
     /// Material key → this placement's overridden copy's key, and the material's entry.
     mats: HashMap<String, (String, usize)>,
     /// Hidden by its placement or one above.
@@ -360,8 +388,11 @@ struct Obj<'a> {
     parent: Option<usize>,
     explicit_dynamic: Option<bool>,
     dynamic: bool,
-    /// The mover that moves it, as (mover key, where the object is named).
-    mover: Option<(String, Sp)>,
+    /// The mover that moves it, as (mover key, where the object is named, the override that
+    /// set the mover's objects when one did).
+    mover: Option<(String, Sp, Option<SetBy>)>,
+    /// Its entry, where it has one (a tile cell has none).
+    entry: Option<usize>,
 }
 struct Loader {
     ctx: Ctx,
@@ -386,7 +417,7 @@ impl Loader {
         &mut self,
         rel: &Path,
         kind: FileKind,
-        named_at: Option<(Sp, String)>,
+        named_at: Option<SetBy>,
     ) -> Option<usize> {
         let bytes = match self.ctx.overlay.get(rel) {
             Some(b) => Ok(b.clone()),
@@ -602,12 +633,7 @@ impl Loader {
     /// Reads a file once: a second call for the same path returns the first call's result
     /// (and reports nothing again), so a file that several units name is walked once and its
     /// ids count once.
-    fn read(
-        &mut self,
-        rel: &Path,
-        kind: FileKind,
-        named_at: Option<(Sp, String)>,
-    ) -> Option<usize> {
+    fn read(&mut self, rel: &Path, kind: FileKind, named_at: Option<SetBy>) -> Option<usize> {
         if let Some(r) = self.cache.get(rel) {
             return *r;
         }
@@ -733,9 +759,10 @@ impl Loader {
     }
 
     /// Everything past reading the scene file: its includes, proxies file and prefabs read;
-    /// placements expanded; ids, names and references across them; then the model.
-    fn resolve(&mut self, scene_f: usize) -> Scene {
-        let mut units = vec![self.unit(scene_f, FileKind::Scene)];
+    /// placements expanded; ids, names and references across them; then the model. `top` is
+    /// the top file's kind: a prefab read alone resolves as a scene would place it.
+    fn resolve(&mut self, scene_f: usize, top: FileKind) -> Scene {
+        let mut units = vec![self.unit(scene_f, top)];
         let mut proxies_f = None;
         for f in units[0].files.clone() {
             for (key, sp, path) in self.named(f, "plates.proxies") {
@@ -746,6 +773,11 @@ impl Loader {
         // Every prefab placed anywhere, each with its includes, read once (a worklist, not
         // recursion). Cycles and depth are the expansion's to refuse.
         let mut unit_of: HashMap<PathBuf, Option<usize>> = HashMap::new();
+        let alone = top == FileKind::Prefab;
+        if alone {
+            // A prefab that places itself, nearer or farther down, is this unit again.
+            unit_of.insert(units[0].rel.clone(), Some(0));
+        }
         let mut u = 0;
         while u < units.len() {
             for f in units[u].files.clone() {
@@ -853,6 +885,7 @@ impl Loader {
             via: None,
             ovr: Vec::new(),
             owned: HashMap::new(),
+            set_at: HashMap::new(),
             mats: HashMap::new(),
             hidden: false,
         }];
@@ -933,7 +966,7 @@ impl Loader {
                 chain.reverse();
                 let cycle = chain
                     .iter()
-                    .any(|&ci| ci != 0 && units[insts[ci].unit].rel == path);
+                    .any(|&ci| (ci != 0 || alone) && units[insts[ci].unit].rel == path);
                 let depth = insts[i].depth + 1;
                 if cycle || depth > MAX_DEPTH {
                     let mut names: Vec<String> = chain
@@ -1004,6 +1037,7 @@ impl Loader {
                     via: Some(at),
                     ovr,
                     owned: HashMap::new(),
+                    set_at: HashMap::new(),
                     mats: HashMap::new(),
                     hidden: false,
                 });
@@ -1069,6 +1103,7 @@ impl Loader {
                 explicit_dynamic: t.bool("dynamic"),
                 dynamic: false,
                 mover: None,
+                entry: p.entry,
             });
         }
         let obj_of = |inst: usize, v: &str| -> Option<usize> {
@@ -1152,7 +1187,7 @@ impl Loader {
                             }
                         }
                         None => {
-                            let inside = if u == 0 {
+                            let inside = if u == 0 && !alone {
                                 String::new()
                             } else {
                                 format!(
@@ -1220,20 +1255,26 @@ impl Loader {
         // Movers, sounds: every instance's, overrides applied.
         let mut movers: Vec<(usize, usize, String, Tbl)> = Vec::new();
         let mut sounds: Vec<(usize, usize, String, Tbl)> = Vec::new();
+        // Each mover's override of its objects, where one set them.
+        let mut mover_sets: Vec<Option<SetBy>> = Vec::new();
         for (ii, inst) in insts.iter().enumerate() {
             for &f in &units[inst.unit].files {
                 for (kind, out) in [(Kind::Mover, &mut movers), (Kind::Sound, &mut sounds)] {
                     for (dkey, _, t) in entry_tables(&docs, f, kind) {
                         let e = entry_at.get(&(f, dkey.as_str())).copied();
                         let t = tbl_at(eff(ii, e)).unwrap_or(t);
+                        if kind == Kind::Mover {
+                            let set = e.and_then(|e| inst.set_at.get(&(e, "objects".to_string())));
+                            mover_sets.push(set.cloned());
+                        }
                         out.push((ii, f, dkey, t));
                     }
                 }
             }
         }
-        self.movers(&movers, &mut objs, &obj_of);
+        self.movers(&movers, &mover_sets, &mut objs, &obj_of);
         derive_dynamic(&mut objs);
-        self.bodies(&objs);
+        self.bodies(&objs, &insts);
         self.sounds(&sounds, &objs, &obj_of);
 
         // Rigs: every instance's, overrides applied, each target rewritten to its object's key.
@@ -1609,6 +1650,8 @@ impl Loader {
             self.ctx.err(&o.kat, "bad-override", &o.key, msg);
             return;
         }
+        inst.set_at
+            .insert((e, head.to_string()), (o.kat.clone(), o.key.clone()));
         if entries[e].kind == Kind::Material {
             if let Some(n) = &entries[e].name {
                 inst.mats
@@ -1835,10 +1878,11 @@ impl Loader {
     fn movers(
         &mut self,
         movers: &[(usize, usize, String, Tbl)],
+        sets: &[Option<SetBy>],
         objs: &mut [Obj],
         obj_of: &dyn Fn(usize, &str) -> Option<usize>,
     ) {
-        for (inst, f, mkey, m) in movers {
+        for ((inst, f, mkey, m), set) in movers.iter().zip(sets) {
             let mclip = m.get("clip").map(|c| c.elems().len()).unwrap_or(0);
             for (j, e) in m
                 .get("objects")
@@ -1855,7 +1899,7 @@ impl Loader {
                     span: node_span(e).unwrap_or(0..0),
                 };
                 let key = format!("{mkey}.objects.{j}");
-                if let Some((other, first)) = &objs[o].mover {
+                if let Some((other, first, _)) = &objs[o].mover {
                     let loc = self.ctx.loc(first);
                     let msg = format!("object \"{}\" is already moved by {other}; an object is moved by one mover at most", objs[o].key);
                     self.ctx
@@ -1867,14 +1911,27 @@ impl Loader {
                     let msg = format!("object \"{}\" has {oclip} clip planes and this mover {mclip}: at most two together", objs[o].key);
                     self.ctx.err(&at, "bad-value", &key, msg);
                 }
-                objs[o].mover = Some((mkey.clone(), at));
+                objs[o].mover = Some((mkey.clone(), at, set.clone()));
             }
         }
     }
 
     /// A body or a character sits on a root object or under placements only, moved by no
     /// mover.
-    fn bodies(&mut self, objs: &[Obj]) {
+    /// Refuses a body or a character that is moved, or sits under an ordinary object or a
+    /// moved placement (bad-value at the body), or that an override puts there (bad-override at
+    /// the `[object.set]` key that does: a mover's `objects`, a `parent` on the way up, or the
+    /// body itself), the body and the object or placement in `related`.
+    fn bodies(&mut self, objs: &[Obj], insts: &[Inst]) {
+        // The override that set `key` of object `o`, where one did.
+        let set_of = |o: &Obj, key: &str| -> Option<SetBy> {
+            let e = o.entry?;
+            insts
+                .get(o.inst)?
+                .set_at
+                .get(&(e, key.to_string()))
+                .cloned()
+        };
         for o in objs {
             for what in ["body", "character"] {
                 if !o.t.has(what) {
@@ -1882,16 +1939,26 @@ impl Loader {
                 }
                 let at = key_sp(o.f, o.t, what, &o.head);
                 let key = format!("{}.{what}", o.dkey);
-                if let Some((m, _)) = &o.mover {
-                    self.ctx.err(
-                        &at,
-                        "bad-value",
-                        &key,
-                        format!("a {what} is moved by the simulation; {m} moves this object"),
-                    );
+                let own_set = set_of(o, what);
+                let body_loc = self.ctx.loc(&o.head);
+                if let Some((m, _, mset)) = &o.mover {
+                    let msg = format!("a {what} is moved by the simulation; {m} moves this object");
+                    match mset.clone().or(own_set) {
+                        Some((kat, okey)) => self.ctx.report(
+                            Severity::Error,
+                            &kat,
+                            "bad-override",
+                            &okey,
+                            format!("{msg} (an override puts it there)"),
+                            vec![body_loc],
+                        ),
+                        None => self.ctx.err(&at, "bad-value", &key, msg),
+                    }
                     continue;
                 }
                 let mut cur = o.parent;
+                // The first `parent` on the way up that an override set.
+                let mut link = set_of(o, "parent");
                 let mut hops = 0;
                 while let Some(p) = cur {
                     hops += 1;
@@ -1899,23 +1966,41 @@ impl Loader {
                         break;
                     }
                     let po = &objs[p];
-                    if !po.placement {
-                        let loc = self.ctx.loc(&po.head);
+                    let found = if !po.placement {
                         let msg = format!("a {what} sits on a root object or under prefab placements; \"{}\" is an ordinary object", po.key);
-                        self.ctx
-                            .report(Severity::Error, &at, "bad-value", &key, msg, vec![loc]);
-                        break;
-                    }
-                    if let Some((m, _)) = &po.mover {
+                        Some((msg, None))
+                    } else {
+                        po.mover.as_ref().map(|(m, _, mset)| {
+                            let msg = format!(
+                                "a {what} may not sit under a moved placement; {m} moves \"{}\"",
+                                po.key
+                            );
+                            (msg, mset.clone())
+                        })
+                    };
+                    if let Some((msg, mset)) = found {
                         let loc = self.ctx.loc(&po.head);
-                        let msg = format!(
-                            "a {what} may not sit under a moved placement; {m} moves \"{}\"",
-                            po.key
-                        );
-                        self.ctx
-                            .report(Severity::Error, &at, "bad-value", &key, msg, vec![loc]);
+                        match mset.or(link).or(own_set) {
+                            Some((kat, okey)) => self.ctx.report(
+                                Severity::Error,
+                                &kat,
+                                "bad-override",
+                                &okey,
+                                format!("{msg} (an override puts it there)"),
+                                vec![body_loc, loc],
+                            ),
+                            None => self.ctx.report(
+                                Severity::Error,
+                                &at,
+                                "bad-value",
+                                &key,
+                                msg,
+                                vec![loc],
+                            ),
+                        }
                         break;
                     }
+                    link = link.or_else(|| set_of(po, "parent"));
                     cur = po.parent;
                 }
             }
@@ -4390,6 +4475,98 @@ mod tests {
                 &format!("format = 1\n[[object]]\nid = \"pppppppp01\"\nname = \"l\"\nprefab = \"lamp.prefab.toml\"\n[object.set]\n{set}"),
             ),
         ])
+    }
+
+    /// A crate with a body placed inside a rig: a shelf (an ordinary object), the crate's
+    /// placement at the root, and a mover of the shelf; the scene places the rig with `set`
+    /// lines (line 6 on).
+    fn rig_placed(set: &str) -> tempfile::TempDir {
+        let body = "[object.body]\nkind = \"dynamic\"\nshape = \"box\"\nhalf = [0.5, 0.5, 0.5]\n";
+        tree(&[
+            (
+                "crate.prefab.toml",
+                &format!("format = 1\n[mesh.m]\nid = \"mmmmmmmm02\"\nfile = \"m.glb\"\n[[object]]\nid = \"cccccccc01\"\nname = \"crate\"\nmesh = \"m\"\n{body}"),
+            ),
+            (
+                "rig.prefab.toml",
+                "format = 1\n[mesh.m]\nid = \"mmmmmmmm01\"\nfile = \"m.glb\"\n[[object]]\nid = \"ssssssss01\"\nname = \"shelf\"\nmesh = \"m\"\n[[object]]\nid = \"nnnnnnnn01\"\nname = \"inner\"\nprefab = \"crate.prefab.toml\"\n[[mover]]\nid = \"vvvvvvvv01\"\nname = \"spin\"\nobjects = [\"shelf\"]\nkind = \"turn\"\npivot = [0.0, 3.0, 0.0]\naxis = [0.0, 1.0, 0.0]\ntravel = [0.0, 360.0]\nperiod = 4.0\n",
+            ),
+            (
+                "t.scene.toml",
+                &format!("format = 1\n[[object]]\nid = \"pppppppp01\"\nname = \"r\"\nprefab = \"rig.prefab.toml\"\n[object.set]\n{set}"),
+            ),
+        ])
+    }
+
+    #[test]
+    fn a_body_an_override_misplaces_is_the_overrides_fault() {
+        // As written, the body sits under placements no mover moves: clean.
+        let dir = rig_placed("");
+        let r = load(&dir.path().join("t.scene.toml"));
+        assert!(r.is_ok(), "{:#?}", r.err());
+
+        let loc = |d: &Diagnostic| -> Vec<(String, u32, u32)> {
+            d.related
+                .iter()
+                .map(|r| (r.file.display().to_string(), r.line, r.column))
+                .collect()
+        };
+        // An override puts the crate's placement under the ordinary shelf.
+        let dir = rig_placed("\"inner.parent\" = \"shelf\"\n");
+        let d = errs_of(&dir, "t.scene.toml");
+        assert_eq!(d.len(), 1, "{d:#?}");
+        assert_eq!(d[0].code, "bad-override");
+        assert_eq!(d[0].file, Path::new("t.scene.toml"));
+        assert_eq!(
+            at(&d[0]),
+            ("object.pppppppp01.set.\"inner.parent\"", 7, 1, 7, 15)
+        );
+        assert!(
+            d[0].message.contains("\"r/shelf\" is an ordinary object"),
+            "{}",
+            d[0].message
+        );
+        assert_eq!(
+            loc(&d[0]),
+            [
+                ("crate.prefab.toml".into(), 5, 1),
+                ("rig.prefab.toml".into(), 5, 1)
+            ]
+        );
+
+        // An override has the mover move the crate's placement.
+        let dir = rig_placed("\"spin.objects\" = [\"inner\"]\n");
+        let d = errs_of(&dir, "t.scene.toml");
+        assert_eq!(d.len(), 1, "{d:#?}");
+        assert_eq!(d[0].code, "bad-override");
+        assert_eq!(d[0].file, Path::new("t.scene.toml"));
+        assert_eq!(
+            at(&d[0]),
+            ("object.pppppppp01.set.\"spin.objects\"", 7, 1, 7, 15)
+        );
+        assert!(d[0].message.contains("moved placement"), "{}", d[0].message);
+        assert_eq!(
+            loc(&d[0]),
+            [
+                ("crate.prefab.toml".into(), 5, 1),
+                ("rig.prefab.toml".into(), 9, 1)
+            ]
+        );
+
+        // Written in the prefab itself, it stays the body's bad-value.
+        let dir = tree(&[(
+            "p.prefab.toml",
+            "format = 1\n[mesh.m]\nid = \"mmmmmmmm01\"\nfile = \"m.glb\"\n[[object]]\nid = \"ssssssss01\"\nname = \"shelf\"\nmesh = \"m\"\n[[object]]\nid = \"cccccccc01\"\nname = \"crate\"\nmesh = \"m\"\nparent = \"shelf\"\n[object.body]\nkind = \"dynamic\"\nshape = \"box\"\nhalf = [0.5, 0.5, 0.5]\n",
+        )]);
+        let d = load_prefab(&dir.path().join("p.prefab.toml"));
+        let e: Vec<&Diagnostic> = errors(&d);
+        assert_eq!(e.len(), 1, "{d:#?}");
+        assert_eq!(
+            (e[0].code, e[0].key.as_str()),
+            ("bad-value", "object.cccccccc01.body")
+        );
+        assert_eq!(e[0].file, Path::new("p.prefab.toml"));
+        assert_eq!(at(e[0]), ("object.cccccccc01.body", 14, 9, 14, 13));
     }
 
     #[test]

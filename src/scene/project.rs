@@ -14,7 +14,7 @@ use std::path::{Component, Path, PathBuf};
 use toml_edit::ImDocument;
 
 use super::diagnostic::{Diagnostic, Location, Severity};
-use super::load::{check_across, check_file, load, root_of};
+use super::load::{check_across, check_file, load, load_prefab, root_of};
 use super::schema::FileKind;
 
 /// A file found under a project root, by its name.
@@ -217,7 +217,9 @@ impl Project {
 
     /// Checks every file [`Project::open`] found: each top scene (one no other scene includes,
     /// or one caught in an include cycle) with everything it reads, through the reader; each
-    /// prefab on its own against its schema; each material library and proxies file that no
+    /// top prefab (one no other prefab includes) resolved alone as a unit, as a placement
+    /// reads it, its findings not repeating the scenes'; each prefab another includes against
+    /// its schema; each material library and proxies file that no
     /// scene reads on its own against its schema; project.toml. The findings are
     /// de-duplicated (a file two scenes read is reported once) and sorted by file, line and
     /// column.
@@ -266,9 +268,18 @@ impl Project {
             reads.push(mine);
         }
         diags.extend(self.across(&diags, &reads, &read));
+        let prefabs = self.prefabs(&mut scan, &diags);
+        diags.extend(prefabs);
         for f in &self.files {
             let alone = match f.kind {
-                FileKind::Project | FileKind::Prefab => true,
+                FileKind::Project => true,
+                // A prefab another includes is a fragment: its includer resolves it, and it
+                // is only checked against its schema here.
+                FileKind::Prefab => {
+                    self.files.iter().any(|o| {
+                        o.kind == FileKind::Prefab && scan.names(&o.path).includes.contains(&f.path)
+                    }) && !scan.in_cycle(&f.path)
+                }
                 FileKind::Materials | FileKind::Proxies => !read.contains(&f.path),
                 FileKind::Scene | FileKind::Finish => false,
             };
@@ -286,6 +297,44 @@ impl Project {
 }
 
 impl Project {
+    /// Each prefab that no other prefab includes (or one caught in an include cycle) resolved
+    /// alone as a unit ([`load_prefab`]), so that a prefab no scene places is still checked
+    /// as a placement would read it. A finding already in `found` (the scenes' checks, which
+    /// read the placed prefabs) or in an earlier prefab's, at the same place with the same code
+    /// and key, is not repeated: a fault inside a prefab is one fault however many read it.
+    fn prefabs(&self, scan: &mut Scan, found: &[Diagnostic]) -> Vec<Diagnostic> {
+        type At = (PathBuf, u32, u32, &'static str, String);
+        let at =
+            |d: &Diagnostic| -> At { (d.file.clone(), d.line, d.column, d.code, d.key.clone()) };
+        let mut seen: BTreeSet<At> = found.iter().map(at).collect();
+        let prefabs: Vec<&PathBuf> = self
+            .files
+            .iter()
+            .filter(|f| f.kind == FileKind::Prefab)
+            .map(|f| &f.path)
+            .collect();
+        let included: BTreeSet<PathBuf> = prefabs
+            .iter()
+            .flat_map(|p| scan.names(p).includes.clone())
+            .collect();
+        let mut out = Vec::new();
+        for p in prefabs {
+            if included.contains(p) && !scan.in_cycle(p) {
+                continue;
+            }
+            let file = self.root.join(p);
+            let load_root = root_of(&file);
+            let mine: Vec<Diagnostic> = load_prefab(&file)
+                .into_iter()
+                .map(|d| rebase(d, &load_root, &self.root))
+                .filter(|d| !seen.contains(&at(d)))
+                .collect();
+            seen.extend(mine.iter().map(at));
+            out.extend(mine);
+        }
+        out
+    }
+
     /// The project-wide checks ([`check_across`]): ids shared by files no one top scene reads
     /// together, and the references of proxies files no scene reads. `reads` holds what each
     /// top scene reads and `found` the findings so far: a use of an id a scene's own check
