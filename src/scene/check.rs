@@ -70,6 +70,14 @@ pub(crate) struct Sp {
     pub span: Span<usize>,
 }
 
+impl Sp {
+    /// `span` in file `file`, or `fallback` where toml_edit kept no span.
+    fn or(file: usize, span: Option<Span<usize>>, fallback: &Sp) -> Sp {
+        span.map(|span| Sp { file, span })
+            .unwrap_or_else(|| fallback.clone())
+    }
+}
+
 /// An entry that can be referred to.
 #[derive(Clone, Debug)]
 pub(crate) struct Entry {
@@ -465,14 +473,11 @@ impl Ctx {
             .get(name)
             .and_then(|n| n.span())
             .or_else(|| t.key_span(name));
-        span.map(|span| Sp { file: f, span })
-            .unwrap_or_else(|| fallback.clone())
+        Sp::or(f, span, fallback)
     }
 
     fn key_sp(f: usize, t: Tbl, name: &str, fallback: &Sp) -> Sp {
-        t.key_span(name)
-            .map(|span| Sp { file: f, span })
-            .unwrap_or_else(|| fallback.clone())
+        Sp::or(f, t.key_span(name), fallback)
     }
 
     // -----------------------------------------------------------------------------------------
@@ -500,10 +505,7 @@ impl Ctx {
             }
         };
         for (name, ks, node) in t.entries() {
-            let kat = ks
-                .clone()
-                .map(|span| Sp { file: f, span })
-                .unwrap_or_else(|| head.clone());
+            let kat = Sp::or(f, ks.clone(), &head);
             let dkey = join(key, name);
             let Some(ksch) = s.key(name) else {
                 let allowed: Vec<&str> = s.all().map(|k| k.name).collect();
@@ -530,10 +532,7 @@ impl Ctx {
                 key: dkey.clone(),
                 at: loc,
             });
-            let vat = node
-                .span()
-                .map(|span| Sp { file: f, span })
-                .unwrap_or_else(|| kat.clone());
+            let vat = Sp::or(f, node.span(), &kat);
             self.value(f, node, &ksch.ty, ksch.range, &dkey, &kpath, &vat);
             if let Some((sel, vals)) = ksch.only {
                 let cur = selector(t, s, sel);
@@ -784,10 +783,7 @@ impl Ctx {
                     return bad_type(self, &format!("an array of references to {}s", kind.word()));
                 }
                 for (i, e) in node.elems().iter().enumerate() {
-                    let eat = e
-                        .span()
-                        .map(|span| Sp { file: f, span })
-                        .unwrap_or_else(|| at.clone());
+                    let eat = Sp::or(f, e.span(), at);
                     let ekey = format!("{key}.{i}");
                     match e.str() {
                         Some(s) => self.refs.push(RefUse {
@@ -812,10 +808,7 @@ impl Ctx {
                     return bad_type(self, "an array of numbers");
                 }
                 for (i, e) in node.elems().iter().enumerate() {
-                    let eat = e
-                        .span()
-                        .map(|span| Sp { file: f, span })
-                        .unwrap_or_else(|| at.clone());
+                    let eat = Sp::or(f, e.span(), at);
                     match e.num() {
                         Some(v) => self.number(&eat, &format!("{key}.{i}"), v, range),
                         None => self.err(
@@ -832,10 +825,7 @@ impl Ctx {
                     return bad_type(self, &format!("an array of arrays of {n} numbers"));
                 }
                 for (i, e) in node.elems().iter().enumerate() {
-                    let eat = e
-                        .span()
-                        .map(|span| Sp { file: f, span })
-                        .unwrap_or_else(|| at.clone());
+                    let eat = Sp::or(f, e.span(), at);
                     let int = matches!(ty, Ty::IntVecList(_));
                     self.vector(f, *e, *n as usize, int, range, &format!("{key}.{i}"), &eat);
                 }
@@ -845,10 +835,7 @@ impl Ctx {
                     return bad_type(self, "an array of paths");
                 }
                 for (i, e) in node.elems().iter().enumerate() {
-                    let eat = e
-                        .span()
-                        .map(|span| Sp { file: f, span })
-                        .unwrap_or_else(|| at.clone());
+                    let eat = Sp::or(f, e.span(), at);
                     let ekey = format!("{key}.{i}");
                     match e.str() {
                         Some(s) => {
@@ -877,10 +864,7 @@ impl Ctx {
                     return bad_type(self, "an array of layer names");
                 }
                 for (i, e) in node.elems().iter().enumerate() {
-                    let eat = e
-                        .span()
-                        .map(|span| Sp { file: f, span })
-                        .unwrap_or_else(|| at.clone());
+                    let eat = Sp::or(f, e.span(), at);
                     match e.str() {
                         Some(s) => self.layer(&eat, &format!("{key}.{i}"), s),
                         None => self.err(
@@ -899,9 +883,7 @@ impl Ctx {
             Ty::Tables(s) => match node.tbl() {
                 Some(t) => {
                     for (name, ks, sub) in t.entries() {
-                        let kat = ks
-                            .map(|span| Sp { file: f, span })
-                            .unwrap_or_else(|| at.clone());
+                        let kat = Sp::or(f, ks, at);
                         let skey = format!("{key}.{name}");
                         if let Some(why) = name_fault(name, s.entry == Some(Kind::Material)) {
                             self.err(&kat, "bad-name", &skey, format!("{why} (\"{name}\")"));
@@ -937,19 +919,14 @@ impl Ctx {
                         Some(id) => format!("{key}.{id}"),
                         None => format!("{key}.{i}"),
                     };
-                    let eat = t
-                        .span()
-                        .map(|span| Sp { file: f, span })
-                        .unwrap_or_else(|| at.clone());
+                    let eat = Sp::or(f, t.span(), at);
                     self.walk(f, t, s, &ekey, spath, &eat, None);
                 }
             }
             Ty::Map(vty) => match node.tbl() {
                 Some(t) => {
                     for (name, ks, sub) in t.entries() {
-                        let kat = ks
-                            .map(|span| Sp { file: f, span })
-                            .unwrap_or_else(|| at.clone());
+                        let kat = Sp::or(f, ks, at);
                         let vat = sub.span().map(|span| Sp { file: f, span }).unwrap_or(kat);
                         self.value(f, sub, vty, range, &format!("{key}.{name}"), spath, &vat);
                     }
@@ -1016,10 +993,7 @@ impl Ctx {
             return;
         }
         for (i, e) in elems.iter().enumerate() {
-            let eat = e
-                .span()
-                .map(|span| Sp { file: f, span })
-                .unwrap_or_else(|| at.clone());
+            let eat = Sp::or(f, e.span(), at);
             let v = if int {
                 match e.val() {
                     Some(Value::Integer(i)) => Some(*i.value() as f64),
@@ -1195,9 +1169,7 @@ impl Ctx {
                 if t.has("prefab") {
                     for (name, ks, _) in t.entries() {
                         if !schema::PLACEMENT_KEYS.contains(&name) {
-                            let at = ks
-                                .map(|span| Sp { file: f, span })
-                                .unwrap_or_else(|| head.clone());
+                            let at = Sp::or(f, ks, head);
                             self.err(
                                 &at,
                                 "placement-key",
@@ -1447,9 +1419,7 @@ impl Ctx {
                 if t.has("file") {
                     for (name, ks, _) in t.entries() {
                         if name != "file" && name != "pass" {
-                            let at = ks
-                                .map(|span| Sp { file: f, span })
-                                .unwrap_or_else(|| head.clone());
+                            let at = Sp::or(f, ks, head);
                             self.err(&at, "bad-value", &k(name), format!("[finish] with `file` holds no inline key; `{name}` belongs in the finish file or a [[finish.pass]]"));
                         }
                     }
@@ -1541,10 +1511,7 @@ impl Ctx {
                         for c in tri.elems() {
                             if let Some(v) = c.num() {
                                 if v < 0.0 || v >= np as f64 {
-                                    let at = c
-                                        .span()
-                                        .map(|span| Sp { file: f, span })
-                                        .unwrap_or_else(|| head.clone());
+                                    let at = Sp::or(f, c.span(), head);
                                     self.err(
                                         &at,
                                         "bad-value",
@@ -1703,10 +1670,7 @@ impl Ctx {
                 for (i, e) in elems.iter().enumerate() {
                     if let Some(v) = e.nums() {
                         if v.len() == 4 && (v[2] < 1.0 || v[3] < 1.0) {
-                            let at = e
-                                .span()
-                                .map(|span| Sp { file: f, span })
-                                .unwrap_or_else(|| head.clone());
+                            let at = Sp::or(f, e.span(), head);
                             self.err(
                                 &at,
                                 "bad-value",
@@ -1785,10 +1749,7 @@ impl Ctx {
             let one_clip_sprite = sprite && clip_names.is_none();
             for (i, et) in ev.tables().iter().enumerate() {
                 let ekey = format!("{key}.events.{i}");
-                let eat = et
-                    .span()
-                    .map(|span| Sp { file: f, span })
-                    .unwrap_or_else(|| head.clone());
+                let eat = Sp::or(f, et.span(), head);
                 match et.str("clip") {
                     None if !plays && !one_clip_sprite => self.err(
                         &eat,
@@ -1841,9 +1802,7 @@ impl Ctx {
         let mut keys: Vec<String> = Vec::new();
         if let Some(p) = t.get("palette").and_then(|p| p.tbl()) {
             for (name, ks, _) in p.entries() {
-                let at = ks
-                    .map(|span| Sp { file: f, span })
-                    .unwrap_or_else(|| head.clone());
+                let at = Sp::or(f, ks, head);
                 let pkey = format!("{key}.palette.{name}");
                 if name == "." || name.is_empty() || name.chars().any(char::is_whitespace) {
                     self.err(
@@ -1868,10 +1827,7 @@ impl Ctx {
         if let Some(rows) = t.get("rows") {
             for (i, r) in rows.elems().iter().enumerate() {
                 let Some(s) = r.str() else { continue };
-                let rat = r
-                    .span()
-                    .map(|span| Sp { file: f, span })
-                    .unwrap_or_else(|| head.clone());
+                let rat = Sp::or(f, r.span(), head);
                 // Point at the character when the string is written plainly (no escapes).
                 let raw = self
                     .srcs

@@ -97,6 +97,26 @@ pub fn root_of_folder(dir: &Path) -> PathBuf {
 }
 
 impl Project {
+    /// The files of one kind, and every file they include (a file another file of the kind
+    /// includes is resolved through its includer, not as a top unit).
+    fn of_kind<'p>(
+        &'p self,
+        kind: FileKind,
+        scan: &mut Scan,
+    ) -> (Vec<&'p PathBuf>, BTreeSet<PathBuf>) {
+        let files: Vec<&PathBuf> = self
+            .files
+            .iter()
+            .filter(|f| f.kind == kind)
+            .map(|f| &f.path)
+            .collect();
+        let included = files
+            .iter()
+            .flat_map(|p| scan.names(p).includes.clone())
+            .collect();
+        (files, included)
+    }
+
     /// Finds the files under `root` by their names (see [`kind_of`]). It skips the root's own
     /// `target` and `tmp` folders (a `levels/tmp` is read), the paths project.toml's
     /// `[project] ignore` lists, every file and folder whose name starts with a dot, and
@@ -228,16 +248,7 @@ impl Project {
         let mut checked: BTreeSet<PathBuf> = self.files.iter().map(|f| f.path.clone()).collect();
         let mut scan = Scan::new(&self.root);
 
-        let scenes: Vec<&PathBuf> = self
-            .files
-            .iter()
-            .filter(|f| f.kind == FileKind::Scene)
-            .map(|f| &f.path)
-            .collect();
-        let included: BTreeSet<PathBuf> = scenes
-            .iter()
-            .flat_map(|s| scan.names(s).includes.clone())
-            .collect();
+        let (scenes, included) = self.of_kind(FileKind::Scene, &mut scan);
         // Files a checked scene reads, so that they are not checked a second time alone.
         let mut read: BTreeSet<PathBuf> = BTreeSet::new();
         // What each top scene reads: ids two of its files share are its own check's to report.
@@ -307,16 +318,7 @@ impl Project {
         let at =
             |d: &Diagnostic| -> At { (d.file.clone(), d.line, d.column, d.code, d.key.clone()) };
         let mut seen: BTreeSet<At> = found.iter().map(at).collect();
-        let prefabs: Vec<&PathBuf> = self
-            .files
-            .iter()
-            .filter(|f| f.kind == FileKind::Prefab)
-            .map(|f| &f.path)
-            .collect();
-        let included: BTreeSet<PathBuf> = prefabs
-            .iter()
-            .flat_map(|p| scan.names(p).includes.clone())
-            .collect();
+        let (prefabs, included) = self.of_kind(FileKind::Prefab, scan);
         let mut out = Vec::new();
         for p in prefabs {
             if included.contains(p) && !scan.in_cycle(p) {
