@@ -731,4 +731,14 @@ fn a_prefab_no_scene_places_is_resolved_alone_and_each_fault_reported_once() {
     let out = text(&o.stdout);
     assert!(out.contains("lone.prefab.toml:13:12"), "{out}");
     assert!(out.contains("include-cycle"), "{out}");
+
+    // `bake check one.prefab.toml` resolves that prefab alone: its bad reference (not a schema
+    // fault) is found, and a good prefab is clean.
+    let o = bake_in(r, &["check", "placed.prefab.toml", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stdout));
+    let out = text(&o.stdout);
+    assert!(out.contains("\"code\":\"bad-reference\""), "{out}");
+    assert!(out.contains("\"line\":12"), "{out}");
+    let o = bake_in(r, &["check", "good.prefab.toml"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stdout));
 }

@@ -375,8 +375,8 @@ impl Project {
 
 /// Checks what `bake check PATH` names: a folder's whole project (its root is the nearest
 /// folder upward holding a project.toml, else the folder itself), or one file. A scene file is
-/// read as `bake` reads it, with everything it reads; a file of another kind is checked on its
-/// own against its schema; a file whose name gives no kind is read as a scene. A path that does
+/// read as `bake` reads it, with everything it reads; a prefab is resolved alone as a unit, as
+/// a placement reads it; a file of another kind is checked on its own against its schema; a file whose name gives no kind is read as a scene. A path that does
 /// not exist, or a folder that can't be read, is one `unreadable` error.
 pub fn check_path(path: &Path) -> Checked {
     match std::fs::metadata(path) {
@@ -435,6 +435,12 @@ fn check_one(file: &Path) -> Checked {
                 }
                 Err(ds) => ds,
             }
+        }
+        // A prefab alone is resolved as a unit, as a placement and `Project::check` read it,
+        // so its references, includes and placements are checked too, not only its schema.
+        FileKind::Prefab if file.is_file() => {
+            files.extend(Scan::new(&root).reach(&rel));
+            load_prefab(file)
         }
         other => check_alone(&root, &rel, other),
     };
