@@ -742,3 +742,44 @@ fn a_prefab_no_scene_places_is_resolved_alone_and_each_fault_reported_once() {
     let o = bake_in(r, &["check", "good.prefab.toml"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stdout));
 }
+
+#[test]
+fn project_scene_with_reads_unsaved_texts_over_the_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = dir.path();
+    write(r, "project.toml", PROJECT);
+    write(
+        r,
+        "s.scene.toml",
+        "format = 1\n\n[[light]]\nid = \"k3y0000001\"\nname = \"key\"\nintensity = 1.0\nposition = [0.0, 2.0, 0.0]\n",
+    );
+    let p = Project::open(r).unwrap();
+    let s = p.scene(Path::new("s.scene.toml")).unwrap();
+    assert_eq!(s.lights[0].position, [0.0, 2.0, 0.0]);
+    assert_eq!(
+        Project::root_of(&r.join("s.scene.toml")),
+        r.canonicalize().unwrap()
+    );
+
+    // The buffer wins over the file, and its faults are found at their place in the buffer.
+    let buffer = "format = 1\n\n[[light]]\nid = \"k3y0000001\"\nname = \"key\"\nintensity = 1.0\nposition = [0.0, 3.0, 0.0]\n";
+    let overlay =
+        std::collections::BTreeMap::from([(PathBuf::from("s.scene.toml"), buffer.to_string())]);
+    let s = p.scene_with(Path::new("s.scene.toml"), overlay).unwrap();
+    assert_eq!(s.lights[0].position, [0.0, 3.0, 0.0]);
+    let bad = "format = 1\n\n[[light]]\nid = \"k3y0000001\"\nname = \"key\"\nintensity = 1.0\nposition = \"up\"\n";
+    let overlay =
+        std::collections::BTreeMap::from([(PathBuf::from("s.scene.toml"), bad.to_string())]);
+    let e = p
+        .scene_with(Path::new("s.scene.toml"), overlay)
+        .unwrap_err();
+    assert_eq!(
+        (e[0].code, e[0].line, e[0].column),
+        ("bad-type", 7, 12),
+        "{e:?}"
+    );
+    // The file on disk is untouched.
+    assert!(std::fs::read_to_string(r.join("s.scene.toml"))
+        .unwrap()
+        .contains("2.0"));
+}

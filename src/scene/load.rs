@@ -114,7 +114,50 @@ fn load_top(
     }
     let mut scene = scene;
     scene.warnings = diags;
+    fill_follow_offsets(&mut scene);
     Ok(scene)
+}
+
+/// A follow rig without `offset` takes `[camera] at` less its target's position at rest: the
+/// target's world origin through its parents (objects and placements), as the scene stands
+/// before play. A rig with no target keeps `None`: there is no point to measure from.
+fn fill_follow_offsets(scene: &mut Scene) {
+    let camera_at = glam::Vec3::from(scene.camera.clone().unwrap_or_default().at);
+    let mut frames: HashMap<&str, (glam::Mat4, Option<&str>)> = HashMap::new();
+    for g in &scene.groups {
+        let m = crate::geometry::model_matrix(g.at, g.rotate, g.scale);
+        frames.insert(g.key.as_str(), (m, g.parent.as_deref()));
+    }
+    for o in &scene.objects {
+        let m = crate::geometry::model_matrix(o.at, o.rotate, o.scale);
+        frames.insert(o.key.as_str(), (m, o.parent.as_deref()));
+    }
+    let mut offsets = Vec::new();
+    for (i, r) in scene.rigs.iter().enumerate() {
+        if r.kind != RigKind::Follow || r.offset.is_some() {
+            continue;
+        }
+        let Some(target) = r.target.as_deref() else {
+            continue;
+        };
+        let mut p = glam::Vec3::ZERO;
+        let mut cur = Some(target);
+        // The reader refuses parent cycles; the bound keeps a hand-made scene from looping.
+        for _ in 0..=frames.len() {
+            let Some((m, parent)) = cur.and_then(|k| frames.get(k)) else {
+                break;
+            };
+            p = m.transform_point3(p);
+            cur = *parent;
+        }
+        let o = camera_at - p;
+        if o.is_finite() {
+            offsets.push((i, o.to_array()));
+        }
+    }
+    for (i, o) in offsets {
+        scene.rigs[i].offset = Some(o);
+    }
 }
 
 /// The checks that span the whole project rather than one scene, on every file `files` lists
@@ -4811,7 +4854,7 @@ mod tests {
             ),
             (
                 "t.scene.toml",
-                "format = 1\nmaterials = [\"lib.materials.toml\"]\n[mesh.box]\nfile = \"m.glb\"\n[[object]]\nid = \"her0000001\"\nname = \"hero\"\nmesh = \"box\"\n[[object]]\nid = \"pppppppp01\"\nname = \"l\"\nprefab = \"lamp.prefab.toml\"\n\n[[rig]]\nid = \"s1dec4m001\"\nname = \"side\"\nkind = \"follow\"\ntarget = \"hero\"\noffset = [0.0, 1.0, 10.0]\ndead_zone = [0.5, 0.25]\nlook_ahead = 1.5\nbounds = { min = [-20.0, 0.0, 10.0], max = [20.0, 8.0, 10.0] }\northographic = 9.0\nsnap = 16.0\n\n[[rig]]\nname = \"eyes\"\nkind = \"first-person\"\ntarget = \"her0000001\"\n[[rig]]\nname = \"chase\"\nkind = \"follow\"\n[plates]\ndir = \"plates\"\nproxies = \"t.proxies.toml\"\n",
+                "format = 1\nmaterials = [\"lib.materials.toml\"]\n[mesh.box]\nfile = \"m.glb\"\n[[object]]\nid = \"her0000001\"\nname = \"hero\"\nmesh = \"box\"\n[[object]]\nid = \"pppppppp01\"\nname = \"l\"\nprefab = \"lamp.prefab.toml\"\n\n[[rig]]\nid = \"s1dec4m001\"\nname = \"side\"\nkind = \"follow\"\ntarget = \"hero\"\noffset = [0.0, 1.0, 10.0]\ndead_zone = [0.5, 0.25]\nlook_ahead = 1.5\nbounds = { min = [-20.0, 0.0, 10.0], max = [20.0, 8.0, 10.0] }\northographic = 9.0\nsnap = 16.0\n\n[[rig]]\nname = \"eyes\"\nkind = \"first-person\"\ntarget = \"her0000001\"\n[[rig]]\nname = \"chase\"\nkind = \"follow\"\n[[rig]]\nname = \"trail\"\nkind = \"follow\"\ntarget = \"hero\"\n[camera]\nat = [1.0, 2.0, 8.0]\nlook_at = [0.0, 1.0, 0.0]\n[plates]\ndir = \"plates\"\nproxies = \"t.proxies.toml\"\n",
             ),
         ]);
         let s = scene_of(&dir, "t.scene.toml");
@@ -4844,12 +4887,17 @@ mod tests {
             ),
             (1.0, false, 0.0, [-85.0, 85.0], 0.0)
         );
-        // A follow rig without offset leaves it to the loader, which knows the target's place.
+        // A follow rig without offset and target has no default to give; with a target, its
+        // default is `[camera] at` less the target's place at rest (hero at the origin).
         assert_eq!(
             (s.rigs[2].target.as_deref(), s.rigs[2].offset),
             (None, None)
         );
-        assert_eq!(s.rigs.len(), 3);
+        assert_eq!(
+            (s.rigs[3].target.as_deref(), s.rigs[3].offset),
+            (Some("hero"), Some([1.0, 2.0, 8.0]))
+        );
+        assert_eq!(s.rigs.len(), 4);
 
         // Proxies keyed by place, each object rewritten to its key in the scene.
         let keys: Vec<(usize, &str)> = s

@@ -226,9 +226,9 @@ pub struct Rig {
     pub kind: RigKind,
     /// The key of the object it follows or looks from at the start, when written.
     pub target: Option<String>,
-    /// Scene units. `None` for a follow rig without `offset`: its default, `[camera] at` less
-    /// the target's position at rest, needs the target's world transform, which a loader
-    /// has; a first- or third-person rig's default `[0, 0, 0]` is filled in.
+    /// Scene units. A follow rig without `offset` gets its default, `[camera] at` less the
+    /// target's world position at rest (through its parents); `None` only for such a rig
+    /// with no target. A first- or third-person rig's default is `[0, 0, 0]`.
     pub offset: Option<[f32; 3]>,
     /// Follow: scene units across and up the view the target moves before the camera follows.
     pub dead_zone: [f32; 2],

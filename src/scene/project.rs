@@ -15,6 +15,7 @@ use toml_edit::ImDocument;
 
 use super::diagnostic::{Diagnostic, Location, Severity};
 use super::load::{check_across, check_file, load, load_prefab, root_of};
+use super::model::Scene;
 use super::schema::FileKind;
 
 /// A file found under a project root, by its name.
@@ -228,6 +229,33 @@ impl Project {
     /// The files found, sorted by path.
     pub fn files(&self) -> &[ProjectFile] {
         &self.files
+    }
+
+    /// Reads and resolves one scene of the project, `file` relative to the root (or
+    /// absolute), exactly as `bake` reads it: the same as [`load`].
+    pub fn scene(&self, file: &Path) -> Result<Scene, Vec<Diagnostic>> {
+        load(&self.root.join(file))
+    }
+
+    /// [`Project::scene`] with texts standing in for files (keys relative to the root): an
+    /// editor's unsaved buffers, checked before they are written. A key that names no file
+    /// on disk adds one.
+    pub fn scene_with(
+        &self,
+        file: &Path,
+        overlay: BTreeMap<PathBuf, String>,
+    ) -> Result<Scene, Vec<Diagnostic>> {
+        let overlay = overlay
+            .into_iter()
+            .map(|(k, v)| (k, v.into_bytes()))
+            .collect();
+        super::load::load_with(&self.root.join(file), overlay)
+    }
+
+    /// The root of the project holding `file`: the nearest folder upward with a
+    /// project.toml, else the file's own folder (the same as [`root_of`]).
+    pub fn root_of(file: &Path) -> PathBuf {
+        root_of(file)
     }
 
     /// Checks the whole project (see [`Project::checked`]) and returns the findings.
