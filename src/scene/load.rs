@@ -431,9 +431,9 @@ struct Obj<'a> {
     parent: Option<usize>,
     explicit_dynamic: Option<bool>,
     dynamic: bool,
-    /// The mover that moves it, as (mover key, where the object is named, the override that
-    /// set the mover's objects when one did).
-    mover: Option<(String, Sp, Option<SetBy>)>,
+    /// The mover that moves it, as (mover key, where the object is named and that place's
+    /// diagnostic key, the override that set the mover's objects when one did).
+    mover: Option<(String, SetBy, Option<SetBy>)>,
     /// Its entry, where it has one (a tile cell has none).
     entry: Option<usize>,
 }
@@ -1942,7 +1942,7 @@ impl Loader {
                     span: node_span(e).unwrap_or(0..0),
                 };
                 let key = format!("{mkey}.objects.{j}");
-                if let Some((other, first, _)) = &objs[o].mover {
+                if let Some((other, (first, _), _)) = &objs[o].mover {
                     let loc = self.ctx.loc(first);
                     let msg = format!("object \"{}\" is already moved by {other}; an object is moved by one mover at most", objs[o].key);
                     self.ctx
@@ -1954,17 +1954,19 @@ impl Loader {
                     let msg = format!("object \"{}\" has {oclip} clip planes and this mover {mclip}: at most two together", objs[o].key);
                     self.ctx.err(&at, "bad-value", &key, msg);
                 }
-                objs[o].mover = Some((mkey.clone(), at, set.clone()));
+                objs[o].mover = Some((mkey.clone(), (at, key), set.clone()));
             }
         }
     }
 
     /// A body or a character sits on a root object or under placements only, moved by no
-    /// mover.
-    /// Refuses a body or a character that is moved, or sits under an ordinary object or a
-    /// moved placement (bad-value at the body), or that an override puts there (bad-override at
-    /// the `[object.set]` key that does: a mover's `objects`, a `parent` on the way up, or the
-    /// body itself), the body and the object or placement in `related`.
+    /// mover. Refuses one that is moved, or sits under an ordinary object or a moved
+    /// placement, at the key that puts it there: an override's `[object.set]` key when an
+    /// override does (bad-override: a mover's `objects`, a `parent` on the way up, or the body
+    /// itself); else, when the mover's `objects` entry or the `parent` that makes the chain is
+    /// written in another file than the body (a scene misplacing a prefab's body), that key
+    /// (bad-value); else the body (bad-value). The body and the object or placement are in
+    /// `related`.
     fn bodies(&mut self, objs: &[Obj], insts: &[Inst]) {
         // The override that set `key` of object `o`, where one did.
         let set_of = |o: &Obj, key: &str| -> Option<SetBy> {
@@ -1984,7 +1986,7 @@ impl Loader {
                 let key = format!("{}.{what}", o.dkey);
                 let own_set = set_of(o, what);
                 let body_loc = self.ctx.loc(&o.head);
-                if let Some((m, _, mset)) = &o.mover {
+                if let Some((m, (mat, mkey), mset)) = &o.mover {
                     let msg = format!("a {what} is moved by the simulation; {m} moves this object");
                     match mset.clone().or(own_set) {
                         Some((kat, okey)) => self.ctx.report(
@@ -1995,6 +1997,14 @@ impl Loader {
                             format!("{msg} (an override puts it there)"),
                             vec![body_loc],
                         ),
+                        None if mat.file != o.f => self.ctx.report(
+                            Severity::Error,
+                            mat,
+                            "bad-value",
+                            mkey,
+                            format!("{msg}, which is written in another file"),
+                            vec![body_loc],
+                        ),
                         None => self.ctx.err(&at, "bad-value", &key, msg),
                     }
                     continue;
@@ -2002,6 +2012,8 @@ impl Loader {
                 let mut cur = o.parent;
                 // The first `parent` on the way up that an override set.
                 let mut link = set_of(o, "parent");
+                // The object whose `parent` names the one being looked at.
+                let mut child = o;
                 let mut hops = 0;
                 while let Some(p) = cur {
                     hops += 1;
@@ -2011,18 +2023,26 @@ impl Loader {
                     let po = &objs[p];
                     let found = if !po.placement {
                         let msg = format!("a {what} sits on a root object or under prefab placements; \"{}\" is an ordinary object", po.key);
-                        Some((msg, None))
+                        Some((msg, None, None))
                     } else {
-                        po.mover.as_ref().map(|(m, _, mset)| {
+                        po.mover.as_ref().map(|(m, mplace, mset)| {
                             let msg = format!(
                                 "a {what} may not sit under a moved placement; {m} moves \"{}\"",
                                 po.key
                             );
-                            (msg, mset.clone())
+                            (msg, mset.clone(), Some(mplace.clone()))
                         })
                     };
-                    if let Some((msg, mset)) = found {
+                    if let Some((msg, mset, mplace)) = found {
                         let loc = self.ctx.loc(&po.head);
+                        // Without an override, the written key that makes the fault: the
+                        // mover's entry naming the placement, or the `parent` naming `po`.
+                        let (wat, wkey) = mplace.unwrap_or_else(|| {
+                            (
+                                key_sp(child.f, child.t, "parent", &child.head),
+                                format!("{}.parent", child.dkey),
+                            )
+                        });
                         match mset.or(link).or(own_set) {
                             Some((kat, okey)) => self.ctx.report(
                                 Severity::Error,
@@ -2030,6 +2050,14 @@ impl Loader {
                                 "bad-override",
                                 &okey,
                                 format!("{msg} (an override puts it there)"),
+                                vec![body_loc, loc],
+                            ),
+                            None if wat.file != o.f => self.ctx.report(
+                                Severity::Error,
+                                &wat,
+                                "bad-value",
+                                &wkey,
+                                format!("{msg}; this puts \"{}\" there", o.key),
                                 vec![body_loc, loc],
                             ),
                             None => self.ctx.report(
@@ -2044,6 +2072,7 @@ impl Loader {
                         break;
                     }
                     link = link.or_else(|| set_of(po, "parent"));
+                    child = po;
                     cur = po.parent;
                 }
             }
@@ -4610,6 +4639,50 @@ mod tests {
         );
         assert_eq!(e[0].file, Path::new("p.prefab.toml"));
         assert_eq!(at(e[0]), ("object.cccccccc01.body", 14, 9, 14, 13));
+    }
+
+    #[test]
+    fn a_body_a_scene_misplaces_is_reported_at_the_scenes_key() {
+        let body = "[object.body]\nkind = \"dynamic\"\nshape = \"box\"\nhalf = [0.5, 0.5, 0.5]\n";
+        let crate_prefab = format!("format = 1\n[mesh.m]\nid = \"mmmmmmmm02\"\nfile = \"m.glb\"\n[[object]]\nid = \"cccccccc01\"\nname = \"crate\"\nmesh = \"m\"\n{body}");
+        let scene = |tail: &str| {
+            format!("format = 1\n[mesh.m]\nid = \"mmmmmmmm01\"\nfile = \"m.glb\"\n[[object]]\nid = \"ssssssss01\"\nname = \"shelf\"\nmesh = \"m\"\n[[object]]\nid = \"pppppppp01\"\nname = \"c\"\nprefab = \"crate.prefab.toml\"\n{tail}")
+        };
+        // The placement's own `parent` puts the prefab's body under the ordinary shelf.
+        let dir = tree(&[
+            ("crate.prefab.toml", &crate_prefab),
+            ("t.scene.toml", &scene("parent = \"shelf\"\n")),
+        ]);
+        let d = errs_of(&dir, "t.scene.toml");
+        assert_eq!(d.len(), 1, "{d:#?}");
+        assert_eq!(
+            (d[0].code, d[0].file.as_path()),
+            ("bad-value", Path::new("t.scene.toml"))
+        );
+        assert_eq!(at(&d[0]), ("object.pppppppp01.parent", 13, 1, 13, 7));
+        let rel: Vec<(String, u32)> = d[0]
+            .related
+            .iter()
+            .map(|r| (r.file.display().to_string(), r.line))
+            .collect();
+        assert_eq!(
+            rel,
+            [("crate.prefab.toml".into(), 5), ("t.scene.toml".into(), 5)]
+        );
+
+        // A mover of the scene moves the placement above the body.
+        let dir = tree(&[
+            ("crate.prefab.toml", &crate_prefab),
+            ("t.scene.toml", &scene("[[mover]]\nid = \"vvvvvvvv01\"\nname = \"spin\"\nobjects = [\"c\"]\nkind = \"turn\"\npivot = [0.0, 3.0, 0.0]\naxis = [0.0, 1.0, 0.0]\ntravel = [0.0, 360.0]\nperiod = 4.0\n")),
+        ]);
+        let d = errs_of(&dir, "t.scene.toml");
+        assert_eq!(d.len(), 1, "{d:#?}");
+        assert_eq!(
+            (d[0].code, d[0].file.as_path()),
+            ("bad-value", Path::new("t.scene.toml"))
+        );
+        assert_eq!(at(&d[0]), ("mover.vvvvvvvv01.objects.0", 16, 12, 16, 15));
+        assert!(d[0].message.contains("moved placement"), "{}", d[0].message);
     }
 
     #[test]
