@@ -5,6 +5,12 @@
 //! A reference group runs obvhs's own single-level traversal and (non-watertight) triangle
 //! test over a CWBVH of the same mesh, to measure what our traversal costs.
 //!
+//! The flagship group does the same on `scenes/room.scene.toml` as the reader and the world
+//! builder make it (whatever that scene holds when the benchmark runs): the accel's build, and
+//! closest-hit / any-hit rays per second for coherent rays (the scene camera's, one per pixel
+//! of a 256×144 grid) and incoherent ones (cosine-distributed bounce rays from those rays'
+//! first hits). It prints the scene's triangle counts and bytes per triangle once.
+//!
 //! Run briefly with `cargo bench --bench accel -- --warm-up-time 1 --measurement-time 3`.
 
 use std::hint::black_box;
@@ -13,7 +19,9 @@ use std::time::{Duration, Instant};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use glam::{Mat4, Vec3, Vec3A};
 use pfx_bake::accel::{Accel, Instance, TriangleMesh};
-use pfx_bake::geometry::Ray;
+use pfx_bake::geometry::{Frame, Ray};
+use pfx_bake::scene;
+use pfx_bake::world::{mask, World};
 
 /// SplitMix64 of a counter.
 fn hash(x: u64) -> u64 {
@@ -238,5 +246,132 @@ fn bench(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench);
+/// The flagship's coherent rays: the scene camera's pinhole rays through the pixel centres of
+/// a 256×144 grid (the camera's aspect is the grid's).
+fn camera_rays(world: &World) -> Vec<Ray> {
+    let [w, h] = world.camera.size;
+    (0..w * h)
+        .map(|i| {
+            let film = glam::Vec2::new((i % w) as f32 + 0.5, (i / w) as f32 + 0.5);
+            world.camera.ray(film, glam::Vec2::splat(0.5))
+        })
+        .collect()
+}
+
+/// The flagship's incoherent rays: from each camera ray's first hit, a cosine-distributed
+/// direction about the geometric normal turned toward the camera, the origin moved 1e-4 of
+/// the scene's size off the surface (what a diffuse bounce traces).
+fn bounce_rays(world: &World, camera: &[Ray]) -> Vec<Ray> {
+    let accel = &world.accel;
+    let (lo, hi) = accel.bounds();
+    let eps = 1e-4 * (hi - lo).length();
+    camera
+        .iter()
+        .enumerate()
+        .filter_map(|(i, r)| {
+            let hit = accel.closest_hit(r, mask::DRAWN)?;
+            let inst = &accel.instances()[hit.instance as usize];
+            let mesh = &accel.meshes()[inst.mesh as usize];
+            let [a, b, c] = mesh.indices[hit.prim as usize].map(|k| {
+                inst.world_from_object
+                    .transform_point3(mesh.positions[k as usize])
+            });
+            let mut n = (b - a).cross(c - a).normalize_or_zero();
+            if n == Vec3::ZERO {
+                return None;
+            }
+            if n.dot(r.d) > 0.0 {
+                n = -n;
+            }
+            let (u1, u2) = (rnd(5, i as u64), rnd(6, i as u64));
+            let (rr, phi) = (u1.sqrt(), std::f32::consts::TAU * u2);
+            let local = Vec3::new(rr * phi.cos(), rr * phi.sin(), (1.0 - u1).max(0.0).sqrt());
+            let p = r.at(hit.t);
+            Some(Ray::new(p + n * eps, Frame::from_normal(n).to_world(local)))
+        })
+        .collect()
+}
+
+fn flagship(c: &mut Criterion) {
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let file = root.join("scenes/room.scene.toml");
+    let scene = scene::load(&file).expect("the flagship loads");
+    let world = World::build(&scene, [256, 144])
+        .map_err(|e| e.0)
+        .expect("the flagship builds");
+    let accel = &world.accel;
+    let stored: usize = accel.meshes().iter().map(|m| m.indices.len()).sum();
+    let placed: usize = accel
+        .instances()
+        .iter()
+        .map(|i| accel.meshes()[i.mesh as usize].indices.len())
+        .sum();
+    eprintln!(
+        "flagship: {} meshes ({stored} triangles stored), {} instances ({placed} triangles placed), \
+         {} triangles in the trees",
+        accel.meshes().len(),
+        accel.instances().len(),
+        accel.tree_triangles()
+    );
+    eprintln!(
+        "flagship: {} bytes, {:.1} bytes per placed triangle, {:.1} per stored triangle",
+        accel.memory_bytes(),
+        accel.memory_bytes() as f64 / placed.max(1) as f64,
+        accel.memory_bytes() as f64 / stored.max(1) as f64
+    );
+
+    let meshes = accel.meshes().to_vec();
+    let instances = accel.instances().to_vec();
+    let mut g = c.benchmark_group("flagship_build");
+    g.sample_size(10);
+    g.throughput(Throughput::Elements(placed as u64));
+    g.bench_function("build_room", |b| {
+        b.iter_custom(|iters| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iters {
+                let (m, i) = (meshes.clone(), instances.clone());
+                let t = Instant::now();
+                black_box(Accel::build(m, i));
+                total += t.elapsed();
+            }
+            total
+        })
+    });
+    g.finish();
+
+    let coherent = camera_rays(&world);
+    let incoherent = bounce_rays(&world, &coherent);
+    // Camera rays see what is drawn; bounce rays meet what casts shadows, as the integrator's do.
+    let sets = [
+        ("coherent", coherent, mask::DRAWN),
+        ("incoherent", incoherent, mask::CASTS),
+    ];
+    let mut g = c.benchmark_group("flagship_rays");
+    for (name, rays, m) in &sets {
+        let m = *m;
+        let hits = rays
+            .iter()
+            .filter(|r| accel.closest_hit(r, m).is_some())
+            .count();
+        eprintln!("flagship: {name}: {hits} of {} rays hit", rays.len());
+        g.throughput(Throughput::Elements(rays.len() as u64));
+        g.bench_with_input(BenchmarkId::new("closest_hit", name), rays, |b, rays| {
+            b.iter(|| {
+                rays.iter()
+                    .filter(|r| accel.closest_hit(r, m).is_some())
+                    .count()
+            })
+        });
+        g.bench_with_input(BenchmarkId::new("any_hit", name), rays, |b, rays| {
+            b.iter(|| {
+                rays.iter()
+                    .filter(|r| accel.any_hit(r, m, |_| true))
+                    .count()
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench, flagship);
 criterion_main!(benches);

@@ -341,6 +341,14 @@ impl Accel {
         &self.instances
     }
 
+    /// Triangles held in the bottom-level trees' tree-ordered copies: a mesh placed two or
+    /// more times counts once however many instances place it, and the world-space copies of
+    /// meshes placed once (flattened, see docs/accel.md) count too. This is the storage the
+    /// instancing tests and benchmarks compare with the triangles the instances place.
+    pub fn tree_triangles(&self) -> usize {
+        self.blas.iter().flatten().map(|b| b.tris.len()).sum()
+    }
+
     /// Nearest hit with t in (0, ray.t_max) among instances with (instance.mask & mask) != 0.
     ///
     /// A ray with a non-finite origin or direction, a zero direction, or a `t_max` that is NaN
