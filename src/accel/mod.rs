@@ -191,6 +191,14 @@ fn triangle_vertices(mesh: &TriangleMesh, idx: &[u32; 3]) -> Option<[Vec3; 3]> {
     Some([get(idx[0])?, get(idx[1])?, get(idx[2])?])
 }
 
+/// Whether an instance's matrix can place a mesh: finite, with a non-zero determinant and a
+/// finite inverse (the test [`Accel::instance_data`] makes, without needing a tree).
+fn usable_transform(m: &Mat4) -> bool {
+    let a = Affine3A::from_mat4(*m);
+    let det = a.matrix3.determinant();
+    det != 0.0 && det.is_finite() && a.is_finite() && a.inverse().is_finite()
+}
+
 impl Accel {
     /// Builds the bottom levels (one per mesh, in parallel; each build is single-threaded and
     /// deterministic, so the result does not depend on thread timing) and the top level.
@@ -200,23 +208,30 @@ impl Accel {
     /// determinant, or whose inverse is not finite (the world builder refuses such matrices
     /// earlier; here they are skipped rather than trusted).
     pub fn build(meshes: Vec<TriangleMesh>, instances: Vec<Instance>) -> Accel {
-        let mut blas: Vec<Option<Blas>> = meshes.par_iter().map(build_blas).collect();
         // A mesh placed once gains nothing from its own tree and costs a ray transform and a
         // top-level leaf per visit: such instances are flattened into world space, one tree
-        // per mask. World vertices are computed exactly as a shader computes them from the
-        // mesh (`Mat4::transform_point3`), so both agree to the bit.
+        // per mask, and the mesh gets no tree of its own (building one would only cost time
+        // and memory). World vertices are computed exactly as a shader computes them from
+        // the mesh (`Mat4::transform_point3`), so both agree to the bit.
         let mut uses = vec![0u32; meshes.len()];
         for inst in &instances {
-            if Self::instance_data(inst, &blas, 0).is_some() {
-                uses[inst.mesh as usize] += 1;
+            if let Some(u) = uses.get_mut(inst.mesh as usize) {
+                if usable_transform(&inst.world_from_object) {
+                    *u += 1;
+                }
             }
         }
+        let mut blas: Vec<Option<Blas>> = meshes
+            .par_iter()
+            .zip(uses.par_iter())
+            .map(|(m, &u)| if u >= 2 { build_blas(m) } else { None })
+            .collect();
         let mut groups: std::collections::BTreeMap<u32, (TriangleMesh, Vec<(u32, u32)>)> =
             std::collections::BTreeMap::new();
         let mut merged_instance = vec![false; instances.len()];
         for (i, inst) in instances.iter().enumerate() {
             let m = inst.mesh as usize;
-            if uses.get(m) != Some(&1) || Self::instance_data(inst, &blas, 0).is_none() {
+            if uses.get(m) != Some(&1) || !usable_transform(&inst.world_from_object) {
                 continue;
             }
             merged_instance[i] = true;
@@ -300,7 +315,7 @@ impl Accel {
         }
     }
 
-    /// Traversal data and world box of a usable instance.
+    /// Traversal data and world box of a usable instance of a mesh with a tree.
     fn instance_data(
         inst: &Instance,
         blas: &[Option<Blas>],
