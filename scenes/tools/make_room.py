@@ -176,7 +176,7 @@ def box(name, material, lo, hi):
     return p
 
 
-def rounded_box(name, material, lo, hi, radius, steps=4):
+def rounded_box(name, material, lo, hi, radius, steps=4, flat_step=0.25):
     """A box with edges and corners rounded by `radius` (a cushion, a table top).
 
     Each face is an (n x n) grid of a cube, pushed out to the rounded shape: a point
@@ -192,7 +192,7 @@ def rounded_box(name, material, lo, hi, radius, steps=4):
         for k in range(steps + 1):  # rounded band, -h .. -inner
             a = (math.pi / 2) * (1 - k / steps)
             out.append(-inner[i] - radius * math.sin(a))
-        flat = max(1, int(math.ceil(2 * inner[i] / 0.25)))
+        flat = max(1, int(math.ceil(2 * inner[i] / flat_step)))
         for k in range(1, flat):
             out.append(-inner[i] + 2 * inner[i] * k / flat)
         for k in range(steps + 1):
@@ -346,6 +346,144 @@ def merged(name, material, parts):
     return out
 
 
+def shell(name, material, surf, nu, nv, thickness):
+    """A thin closed plate around the parametric surface surf(u, v), u and v in [0, 1]:
+    a front face offset by thickness/2 along the surface normal (du x dv), a back face
+    offset against it, and the four edges stitched between them (a curtain, a leaf).
+    """
+    p = Part(name, material)
+    eps = 1e-4
+    P = [[surf(i / nu, j / nv) for j in range(nv + 1)] for i in range(nu + 1)]
+
+    def normal(i, j):
+        u, v = i / nu, j / nv
+        du = sub(surf(min(u + eps, 1), v), surf(max(u - eps, 0), v))
+        dv = sub(surf(u, min(v + eps, 1)), surf(u, max(v - eps, 0)))
+        return normalize(cross(du, dv))
+
+    N = [[normal(i, j) for j in range(nv + 1)] for i in range(nu + 1)]
+    h = thickness / 2
+    for side in (1, -1):
+        ids = [[p.vertex(add(P[i][j], mul(N[i][j], side * h)), mul(N[i][j], side)) for j in range(nv + 1)]
+               for i in range(nu + 1)]
+        for i in range(nu):
+            for j in range(nv):
+                quad_ids = (ids[i][j], ids[i + 1][j], ids[i + 1][j + 1], ids[i][j + 1])
+                expect = mul(add(add(N[i][j], N[i + 1][j]), add(N[i + 1][j + 1], N[i][j + 1])), side)
+                for tri in ((quad_ids[0], quad_ids[1], quad_ids[2]), (quad_ids[0], quad_ids[2], quad_ids[3])):
+                    a, b, c = (p.pos[k] for k in tri)
+                    if dot(cross(sub(b, a), sub(c, a)), expect) < 0:
+                        tri = (tri[0], tri[2], tri[1])
+                    p.tri(*tri)
+    # the edges: each boundary segment a quad between the two faces, facing outwards
+    loops = ([((i, 0), (i + 1, 0)) for i in range(nu)] + [((i, nv), (i + 1, nv)) for i in range(nu)]
+             + [((0, j), (0, j + 1)) for j in range(nv)] + [((nu, j), (nu, j + 1)) for j in range(nv)])
+    for (i0, j0), (i1, j1) in loops:
+        a_top = add(P[i0][j0], mul(N[i0][j0], h))
+        b_top = add(P[i1][j1], mul(N[i1][j1], h))
+        a_bot = add(P[i0][j0], mul(N[i0][j0], -h))
+        b_bot = add(P[i1][j1], mul(N[i1][j1], -h))
+        edge = sub(P[i1][j1], P[i0][j0])
+        nrm = normalize(cross(edge, add(N[i0][j0], N[i1][j1])))
+        # outwards: away from the next grid line inside the plate
+        if j0 == j1:
+            inward = sub(P[i0][1 if j0 == 0 else nv - 1], P[i0][j0])
+        else:
+            inward = sub(P[1 if i0 == 0 else nu - 1][j0], P[i0][j0])
+        if dot(nrm, inward) > 0:
+            nrm = mul(nrm, -1)
+        ia, ib, ic, id_ = (p.vertex(q, nrm) for q in (a_top, b_top, b_bot, a_bot))
+        for tri in ((ia, ib, ic), (ia, ic, id_)):
+            a, b, c = (p.pos[k] for k in tri)
+            fn = cross(sub(b, a), sub(c, a))
+            if length(fn) < 1e-14:
+                continue
+            if dot(fn, nrm) < 0:
+                tri = (tri[0], tri[2], tri[1])
+            p.tri(*tri)
+    return p
+
+
+def tube(name, material, points, radius, segments=8):
+    """A closed tube of constant radius along a polyline (a stem, a rod), flat end caps."""
+    p = Part(name, material)
+    rings = []
+    for k, c in enumerate(points):
+        t = normalize(sub(points[min(k + 1, len(points) - 1)], points[max(k - 1, 0)]))
+        ref = (1.0, 0.0, 0.0) if abs(t[0]) < 0.9 else (0.0, 1.0, 0.0)
+        a = normalize(cross(t, ref))
+        b = cross(t, a)
+        ring = []
+        for s in range(segments):
+            th = 2 * math.pi * s / segments
+            n = add(mul(a, math.cos(th)), mul(b, math.sin(th)))
+            ring.append((add(c, mul(n, radius)), n))
+        rings.append(ring)
+    ids = [[p.vertex(q, n) for q, n in ring] for ring in rings]
+    for k in range(len(points) - 1):
+        for s in range(segments):
+            s1 = (s + 1) % segments
+            quad_ids = (ids[k][s], ids[k + 1][s], ids[k + 1][s1], ids[k][s1])
+            expect = add(rings[k][s][1], rings[k + 1][s1][1])
+            for tri in ((quad_ids[0], quad_ids[1], quad_ids[2]), (quad_ids[0], quad_ids[2], quad_ids[3])):
+                a, b, c = (p.pos[i] for i in tri)
+                if dot(cross(sub(b, a), sub(c, a)), expect) < 0:
+                    tri = (tri[0], tri[2], tri[1])
+                p.tri(*tri)
+    for k, sign in ((0, -1), (len(points) - 1, 1)):
+        t = normalize(sub(points[min(k + 1, len(points) - 1)], points[max(k - 1, 0)]))
+        n = mul(t, sign)
+        centre = p.vertex(points[k], n)
+        cap = [p.vertex(q, n) for q, _ in rings[k]]
+        for s in range(segments):
+            tri = (centre, cap[s], cap[(s + 1) % segments])
+            a, b, c = (p.pos[i] for i in tri)
+            if dot(cross(sub(b, a), sub(c, a)), n) < 0:
+                tri = (tri[0], tri[2], tri[1])
+            p.tri(*tri)
+    return p
+
+
+def prism(name, material, profile, w0, w1, axes):
+    """A straight extrusion of a 2D profile, star-shaped about its first point, from w0 to
+    w1 along axis axes[2]; profile points (a, b) map to a * axes[0] + b * axes[1] (a
+    moulding along a wall). Flat normals throughout.
+    """
+    p = Part(name, material)
+    ua, va, wa = axes
+
+    def at(a, b, w):
+        return add(add(mul(ua, a), mul(va, b)), mul(wa, w))
+
+    n = len(profile)
+    area = sum(profile[k][0] * profile[(k + 1) % n][1] - profile[(k + 1) % n][0] * profile[k][1] for k in range(n))
+    orient = 1.0 if area > 0 else -1.0
+    for k in range(n):
+        (a0, b0), (a1, b1) = profile[k], profile[(k + 1) % n]
+        # the outward normal of a counter-clockwise polygon's edge is (db, -da)
+        side = normalize(add(mul(ua, orient * (b1 - b0)), mul(va, -orient * (a1 - a0))))
+        quad_pts = (at(a0, b0, w0), at(a1, b1, w0), at(a1, b1, w1), at(a0, b0, w1))
+        ids = [p.vertex(q, side) for q in quad_pts]
+        for tri in ((ids[0], ids[1], ids[2]), (ids[0], ids[2], ids[3])):
+            a, b, c = (p.pos[i] for i in tri)
+            if dot(cross(sub(b, a), sub(c, a)), side) < 0:
+                tri = (tri[0], tri[2], tri[1])
+            p.tri(*tri)
+    for w, sign in ((w0, -1), (w1, 1)):
+        nn = mul(wa, sign)
+        ids = [p.vertex(at(a, b, w), nn) for a, b in profile]
+        for k in range(1, n - 1):
+            tri = (ids[0], ids[k], ids[k + 1])
+            a, b, c = (p.pos[i] for i in tri)
+            fn = cross(sub(b, a), sub(c, a))
+            if length(fn) < 1e-14:
+                continue
+            if dot(fn, nn) < 0:
+                tri = (tri[0], tri[2], tri[1])
+            p.tri(*tri)
+    return p
+
+
 # ---------------------------------------------------------------------------
 # glTF 2.0 binary writer and checker
 # ---------------------------------------------------------------------------
@@ -482,26 +620,7 @@ WZ0, WZ1, WY0, WY1 = -1.55, 0.35, 0.8, 2.3
 
 def build_room():
     parts = []
-    # floor boards, staggered, in three shades of oak, on a subfloor slab
-    rng = Rng(7)
-    board_w = 0.16
-    boards = []
-    n = int(round(2 * RZ / board_w))
-    for i in range(n):
-        z0 = -RZ + i * board_w
-        z1 = z0 + board_w
-        x = -RX - WALL + rng.uniform(0.0, 1.2)
-        xs = [-RX - WALL]
-        while x < RX + WALL - 0.3:
-            xs.append(x)
-            x += rng.uniform(1.1, 2.2)
-        xs.append(RX + WALL)
-        for a, b in zip(xs[:-1], xs[1:]):
-            boards.append((a, b, z0, z1, rng.choice(["floor_oak_a", "floor_oak_b", "floor_oak_c"])))
-    for shade in ("floor_oak_a", "floor_oak_b", "floor_oak_c"):
-        mine = [box("", shade, (a + 0.001, -0.02, z0 + 0.001), (b - 0.001, 0.0, z1 - 0.001))
-                for a, b, z0, z1, s in boards if s == shade]
-        parts.append(merged(shade.replace("floor_oak", "floor_boards"), shade, mine))
+    # the floor is the parquet tile layer (build_parquet); under it a subfloor slab
     parts.append(box("subfloor", "subfloor", (-RX - WALL, -0.12, -RZ - WALL), (RX + WALL, -0.02, RZ + WALL)))
     parts.append(box("ceiling", "plaster", (-RX - WALL, RY, -RZ - WALL), (RX + WALL, RY + 0.12, RZ + WALL)))
     parts.append(box("wall_back", "plaster", (-RX - WALL, 0, -RZ - WALL), (RX + WALL, RY, -RZ)))
@@ -532,6 +651,22 @@ def build_room():
              box("", "trim", (RX - t, 0, -RZ + t), (RX, h, RZ - t)),
              box("", "trim", (-RX, 0, -RZ + t), (-RX + t, h, RZ - t))]
     parts.append(merged("skirting", "trim", skirt))
+    # a cove cornice where the walls meet the ceiling: a profile 9 cm each way, star-shaped
+    # about the corner it fills, run along the four walls (the runs overlap in the corners)
+    prof = [(0.0, 0.0), (0.0, -0.09), (0.012, -0.09), (0.012, -0.075)]
+    for k in range(1, 9):
+        a = (math.pi / 2) * k / 9
+        prof.append((0.012 + 0.066 * (1 - math.cos(a)), -0.075 + 0.066 * math.sin(a)))
+    prof += [(0.078, -0.009), (0.09, -0.009), (0.09, 0.0)]
+    runs = [prism("", "trim", [(a, RY + b) for a, b in prof], -RX, RX, ((0, 0, 1), (0, 1, 0), (1, 0, 0)))
+            .translated((0, 0, -RZ)),
+            prism("", "trim", [(-a, RY + b) for a, b in prof], -RX, RX, ((0, 0, 1), (0, 1, 0), (1, 0, 0)))
+            .translated((0, 0, RZ)),
+            prism("", "trim", [(a, RY + b) for a, b in prof], -RZ, RZ, ((1, 0, 0), (0, 1, 0), (0, 0, 1)))
+            .translated((-RX, 0, 0)),
+            prism("", "trim", [(-a, RY + b) for a, b in prof], -RZ, RZ, ((1, 0, 0), (0, 1, 0), (0, 0, 1)))
+            .translated((RX, 0, 0))]
+    parts.append(merged("cornice", "trim", runs))
     # a ceiling light panel: a frame, and a downward-facing emissive quad
     cx, cz, hw, hd = 0.4, -0.3, 0.45, 0.45
     pf = [box("", "trim", (cx - hw - 0.03, RY - 0.04, cz - hd - 0.03), (cx + hw + 0.03, RY, cz - hd)),
@@ -641,15 +776,15 @@ def build_sofa():
     back = rounded_box("sofa_back", "sofa_fabric", (-0.86, 0.12, 0.0), (0.86, 0.80, 0.2), 0.05, 4)
     arms = [rounded_box("", "sofa_fabric", (-1.0, 0.12, 0.0), (-0.82, 0.62, 0.9), 0.06, 4),
             rounded_box("", "sofa_fabric", (0.82, 0.12, 0.0), (1.0, 0.62, 0.9), 0.06, 4)]
-    seats = [rounded_box("", "sofa_fabric", (-0.82 + 0.547 * k + 0.005, 0.32, 0.2), (-0.82 + 0.547 * (k + 1) - 0.005, 0.45, 0.9), 0.05, 4)
+    seats = [rounded_box("", "sofa_fabric", (-0.82 + 0.547 * k + 0.005, 0.32, 0.2), (-0.82 + 0.547 * (k + 1) - 0.005, 0.45, 0.9), 0.05, 6, 0.06)
              for k in range(3)]
-    backs = [rounded_box("", "sofa_fabric", (-0.80 + 0.533 * k + 0.01, 0.45, 0.17), (-0.80 + 0.533 * (k + 1) - 0.01, 0.86, 0.36), 0.07, 4)
+    backs = [rounded_box("", "sofa_fabric", (-0.80 + 0.533 * k + 0.01, 0.45, 0.17), (-0.80 + 0.533 * (k + 1) - 0.01, 0.86, 0.36), 0.07, 6, 0.06)
              for k in range(3)]
     parts.append(merged("sofa_body", "sofa_fabric", [base, back] + arms + seats + backs))
     # two cushions of another fabric, leaning on the back
     pillows = []
     for x, rot in ((-0.6, 12), (0.62, -10)):
-        c = rounded_box("", "cushion_fabric", (-0.2, -0.2, -0.06), (0.2, 0.2, 0.06), 0.06, 4)
+        c = rounded_box("", "cushion_fabric", (-0.2, -0.2, -0.06), (0.2, 0.2, 0.06), 0.06, 6, 0.05)
         c = c.rotated_z(rot).rotated_x(-15).translated((x, 0.66, 0.42))
         pillows.append(c)
     parts.append(merged("cushions", "cushion_fabric", pillows))
@@ -720,25 +855,201 @@ def build_props():
     parts.append(mug.merge(handle))
     # a polished copper ball for the shelf, and a small marble sphere
     parts.append(icosphere("ball", "copper", 0.06, 4, (0, 0.06, 0)))
-    # a plant: a terracotta pot, soil, and a bush of leaf clusters
+    # a toy ball a game rolls about (dynamic: the plates leave it out)
+    parts.append(icosphere("toy_ball", "toy_red", 0.1, 3, (0, 0.1, 0)))
+    return parts
+
+
+# The parquet: basket-weave blocks of four boards, 0.5 m square, centred on their cell's
+# origin, 2 cm thick with their top at y = 0. A block's boards run along X or along Z; each
+# block is one oak shade, as if cut from one plank. One node per (direction, shade).
+PARQUET_CELL = 0.5
+PARQUET_SHADES = ("floor_oak_a", "floor_oak_b", "floor_oak_c")
+
+
+def build_parquet():
+    parts = []
+    n, gap = 4, 0.0015
+    w = PARQUET_CELL / n
+    for along in ("x", "z"):
+        for shade in PARQUET_SHADES:
+            boards = []
+            for k in range(n):
+                lo_w, hi_w = -PARQUET_CELL / 2 + k * w + gap, -PARQUET_CELL / 2 + (k + 1) * w - gap
+                lo_l, hi_l = -PARQUET_CELL / 2 + gap, PARQUET_CELL / 2 - gap
+                if along == "x":
+                    lo, hi = (lo_l, -0.02, lo_w), (hi_l, 0.0, hi_w)
+                else:
+                    lo, hi = (lo_w, -0.02, lo_l), (hi_w, 0.0, hi_l)
+                # a 2 mm bevel on every edge, so the joints catch the light
+                boards.append(rounded_box("", shade, lo, hi, 0.002, 2))
+            parts.append(merged("%s_%s" % (along, shade.replace("floor_oak_", "oak_")), shade, boards))
+    return parts
+
+
+# Curtains: two linen panels drawn open either side of the window, hanging from a rod.
+ROD_Y, ROD_X = 2.5, -RX + 0.11
+
+
+def curtain(name, z0, z1, folds, seed):
+    rng = Rng(seed)
+    phase = rng.uniform(0, 2 * math.pi)
+    top, bottom = ROD_Y - 0.03, 0.015
+    width = z1 - z0
+
+    def surf(u, v):
+        # u across (z), v from the top down; folds deepen and flare a little towards the hem
+        y = top + (bottom - top) * v
+        amp = 0.035 + 0.02 * v
+        z = z0 + width * u
+        x = ROD_X - 0.04 + amp * (0.5 + 0.5 * math.sin(2 * math.pi * folds * u + phase + 0.6 * v))
+        return (x, y, z)
+
+    return shell(name, "curtain", surf, int(folds * 14), 60, 0.004)
+
+
+def build_curtains():
+    left = curtain("curtain_back", WZ0 - 0.5, WZ0 + 0.12, 5, 11)
+    right = curtain("curtain_front", WZ1 - 0.12, WZ1 + 0.5, 5, 12)
+    rod = tube("", "brushed_steel", [(ROD_X, ROD_Y, WZ0 - 0.62), (ROD_X, ROD_Y, WZ1 + 0.62)], 0.012, 16)
+    finials = [icosphere("", "brushed_steel", 0.022, 2, (ROD_X, ROD_Y, z)) for z in (WZ0 - 0.64, WZ1 + 0.64)]
+    brackets = [box("", "brushed_steel", (-RX, ROD_Y - 0.01, z - 0.008), (ROD_X, ROD_Y + 0.008, z + 0.008))
+                for z in (WZ0 - 0.55, WZ1 + 0.55)]
+    return [left, right, merged("curtain_rod", "brushed_steel", [rod] + finials + brackets)]
+
+
+def build_sideboard():
+    """A walnut sideboard 1.0 m long (along Z), 0.42 deep, 0.72 high, its back at x = 0,
+    facing +X: three doors with brass knobs, on four tapered legs."""
+    L, D, H, leg = 1.0, 0.42, 0.72, 0.16
+    body = [rounded_box("", "walnut", (0.0, leg, -L / 2), (D, H, L / 2), 0.01, 2)]
+    doors, knobs = [], []
+    for k in range(3):
+        z0 = -L / 2 + 0.02 + k * (L - 0.04) / 3 + 0.004
+        z1 = -L / 2 + 0.02 + (k + 1) * (L - 0.04) / 3 - 0.004
+        doors.append(rounded_box("", "walnut_light", (D, leg + 0.03, z0), (D + 0.012, H - 0.03, z1), 0.004, 2))
+        knobs.append(icosphere("", "brass", 0.012, 2, (D + 0.024, H - 0.12, z0 + 0.04 if k == 2 else z1 - 0.04)))
+    legs = [lathe("", "walnut", [(0, 0), (0.012, 0), (0.012, 0), (0.02, leg), (0.02, leg), (0, leg)], 12)
+            .translated((x, 0, z)) for x in (0.05, D - 0.05) for z in (-L / 2 + 0.06, L / 2 - 0.06)]
+    return [merged("sideboard_body", "walnut", body + legs), merged("sideboard_doors", "walnut_light", doors),
+            merged("sideboard_knobs", "brass", knobs)]
+
+
+def build_side_table():
+    """A round side table, 0.48 m across, 0.55 m high: a walnut top on a brass pedestal."""
+    top = lathe("side_table_top", "walnut",
+                [(0, 0.52), (0.23, 0.52), (0.24, 0.53), (0.24, 0.54), (0.23, 0.55), (0, 0.55)], 64)
+    stand = lathe("side_table_stand", "brass",
+                  [(0, 0), (0.17, 0), (0.17, 0), (0.17, 0.01), (0.15, 0.02), (0.03, 0.03), (0.018, 0.06),
+                   (0.018, 0.52), (0.0, 0.52)], 48)
+    return [top, stand]
+
+
+def build_fan():
+    """A ceiling fan hanging from the ceiling (y = 0 here is the ceiling): a canopy, a
+    downrod and a motor, which stay, and five blades, which a mover turns."""
+    canopy = lathe("", "brushed_steel", [(0, -0.06), (0.02, -0.06), (0.07, -0.04), (0.075, 0), (0.075, 0), (0, 0)], 32)
+    rod = cylinder("", "brushed_steel", 0.011, -0.30, -0.05, 12)
+    motor = lathe("", "brushed_steel", [(0, -0.41), (0.05, -0.41), (0.09, -0.39), (0.1, -0.35), (0.09, -0.31),
+                                        (0.05, -0.29), (0, -0.29)], 40)
+    blades = []
+    for k in range(5):
+        iron = box("", "brushed_steel", (0.06, -0.39, -0.012), (0.2, -0.375, 0.012))
+        blade = rounded_box("", "walnut_light", (0.16, -0.392, -0.06), (0.68, -0.38, 0.06), 0.005, 2)
+        blade = blade.translated((0, 0.386, 0)).rotated_x(8.0).translated((0, -0.386, 0))  # pitched
+        blades.append(merged("", "walnut_light", [blade]).rotated_y(72 * k))
+        blades.append(iron.rotated_y(72 * k))
+    wood = [b for b in blades if b.material == "walnut_light"]
+    irons = [b for b in blades if b.material == "brushed_steel"]
+    return [merged("fan_body", "brushed_steel", [canopy, rod, motor]),
+            merged("fan_blades", "walnut_light", wood), merged("fan_irons", "brushed_steel", irons)]
+
+
+def build_table_lamp():
+    """The table lamp of the prefab: a glazed ceramic gourd, brass fittings, and a linen
+    shade open at both ends (0.34..0.5 m), so its bulb, a globe 8 cm across at 0.43 m, lights down and up."""
+    body = lathe("lamp_body", "lamp_ceramic",
+                 [(0, 0), (0.06, 0), (0.06, 0), (0.075, 0.015), (0.095, 0.07), (0.1, 0.12), (0.085, 0.18),
+                  (0.05, 0.23), (0.028, 0.26), (0.028, 0.27), (0.0, 0.27)], 48)
+    socket = cylinder("", "lamp_brass", 0.016, 0.27, 0.385, 16)
+    harp = [box("", "lamp_brass", (-0.07, 0.33, -0.004), (0.07, 0.338, 0.004)),
+            box("", "lamp_brass", (-0.074, 0.33, -0.004), (-0.066, 0.49, 0.004)),
+            box("", "lamp_brass", (0.066, 0.33, -0.004), (0.074, 0.49, 0.004)),
+            box("", "lamp_brass", (-0.074, 0.49, -0.004), (0.074, 0.498, 0.004))]
+    finial = icosphere("", "lamp_brass", 0.012, 2, (0.0, 0.51, 0.0))
+    r0, r1, y0, y1, t = 0.19, 0.15, 0.34, 0.5, 0.003
+    shade = lathe("lamp_shade", "lamp_linen",
+                  [(r0 - t, y0), (r0, y0), (r0, y0), (r1, y1), (r1, y1), (r1 - t, y1), (r1 - t, y1), (r0 - t, y0)], 64)
+    return [body, merged("lamp_fittings", "lamp_brass", [socket] + harp + [finial]), shade]
+
+
+def leaf(length, width, seed):
+    """One leaf along +X from the origin, its blade up (+Y), drooping towards the tip."""
+    rng = Rng(seed)
+    droop = rng.uniform(0.15, 0.35)
+    fold = rng.uniform(0.15, 0.35)
+
+    def surf(u, v):
+        s = 2 * u - 1  # across, -1..1
+        w = width * 0.5 * math.sin(math.pi * (0.04 + 0.92 * v)) ** 0.7 * (1.15 - 0.3 * v)
+        x = length * v
+        y = -droop * length * v * v + fold * width * s * s * 0.5
+        return (x, y, -w * s)
+
+    return shell("", "leaf", surf, 4, 10, 0.0012)
+
+
+def build_plant():
+    """A rubber-plant-like bush: four stems from the pot, each with leaves along it."""
+    rng = Rng(99)
+    leaves, stems = [], []
+    for k in range(5):
+        a = 2 * math.pi * k / 5 + rng.uniform(-0.3, 0.3)
+        lean = rng.uniform(0.06, 0.2)
+        height = rng.uniform(0.95, 1.35)
+        pts = []
+        for i in range(13):
+            t = i / 12
+            r = lean * t * t + 0.01
+            pts.append((r * math.cos(a), 0.3 + (height - 0.3) * t, r * math.sin(a)))
+        stems.append(tube("", "stem", pts, 0.009 - 0.003 * (k % 2), 8))
+        count = 18
+        for j in range(count):
+            t = 0.25 + 0.75 * j / (count - 1)
+            i = min(int(t * 12), 11)
+            f = t * 12 - i
+            base = add(mul(pts[i], 1 - f), mul(pts[i + 1], f))
+            size = 0.11 + 0.12 * (1 - abs(t - 0.55) * 1.4) + rng.uniform(-0.02, 0.02)
+            lf = leaf(size, size * 0.45, 1000 + 37 * k + j)
+            lf = lf.rotated_z(rng.uniform(15, 50) - 30 * max(0, t - 0.8))  # pitched up
+            lf = lf.rotated_y(math.degrees(-a) + 137.5 * j + rng.uniform(-20, 20))
+            leaves.append(lf.translated(base))
     pot_out = [(0.0, 0.0), (0.12, 0.0), (0.12, 0.0), (0.17, 0.34), (0.17, 0.34), (0.185, 0.345), (0.185, 0.38),
                (0.185, 0.38), (0.165, 0.38), (0.165, 0.38), (0.155, 0.34)]
-    parts.append(lathe("pot", "terracotta", pot_out + [(0.155, 0.30), (0.0, 0.30)], 48))
-    rng = Rng(99)
-    leaves = []
-    for k in range(26):
-        a = rng.uniform(0, 2 * math.pi)
-        h = rng.uniform(0.45, 1.15)
-        rad = rng.uniform(0.05, 0.26) * (1.2 - 0.5 * (h - 0.45))
-        size = rng.uniform(0.07, 0.13)
-        leaves.append(icosphere("", "leaf", size, 2, (rad * math.cos(a), h, rad * math.sin(a)),
-                                (rng.uniform(0.9, 1.4), rng.uniform(0.5, 0.8), rng.uniform(0.9, 1.4))))
-    parts.append(merged("foliage", "leaf", leaves))
-    stems = [cylinder("", "stem", 0.008, 0.30, 0.9, 8).rotated_z(rng.uniform(-12, 12)).rotated_y(120 * k) for k in range(3)]
-    parts.append(merged("stems", "stem", stems))
-    # a rug, 2.4 x 1.7 m, 1 cm thick with rounded edges
-    parts.append(rounded_box("rug", "rug", (-1.2, 0.0, -0.85), (1.2, 0.012, 0.85), 0.005, 1))
-    return parts
+    pot = lathe("pot", "terracotta", pot_out + [(0.155, 0.30), (0.0, 0.30)], 48)
+    return [pot, merged("foliage", "leaf", leaves), merged("stems", "stem", stems)]
+
+
+def build_rug():
+    """A rug, 2.4 x 1.7 m, 1.2 cm thick: a terracotta field, a cream border stripe inlaid
+    a hair above it, and a cotton fringe at both short ends."""
+    field = rounded_box("rug", "rug", (-1.2, 0.0, -0.85), (1.2, 0.012, 0.85), 0.005, 1)
+    b, t0 = 0.12, 0.04
+    stripes = [rounded_box("", "rug_border", (-1.2 + b, 0.0, -0.85 + b), (1.2 - b, 0.0125, -0.85 + b + t0), 0.0004, 1),
+               rounded_box("", "rug_border", (-1.2 + b, 0.0, 0.85 - b - t0), (1.2 - b, 0.0125, 0.85 - b), 0.0004, 1),
+               rounded_box("", "rug_border", (-1.2 + b, 0.0, -0.85 + b + t0), (-1.2 + b + t0, 0.0125, 0.85 - b - t0), 0.0004, 1),
+               rounded_box("", "rug_border", (1.2 - b - t0, 0.0, -0.85 + b + t0), (1.2 - b, 0.0125, 0.85 - b - t0), 0.0004, 1)]
+    rng = Rng(5)
+    fringe = []
+    for side in (-1, 1):
+        for k in range(85):
+            z = -0.84 + 1.68 * (k + 0.5) / 85
+            ln = rng.uniform(0.06, 0.08)
+            sway = rng.uniform(-0.012, 0.012)
+            x0 = side * 1.195
+            pts = [(x0, 0.004, z), (x0 + side * ln * 0.5, 0.003, z + sway * 0.5), (x0 + side * ln, 0.0022, z + sway)]
+            fringe.append(tube("", "rug_border", pts, 0.002, 5))
+    return [field, merged("rug_border", "rug_border", stripes), merged("rug_fringe", "rug_border", fringe)]
 
 
 def build_picture():
@@ -771,14 +1082,16 @@ MATERIALS = [
      dict(base=[0.82, 0.82, 0.80], roughness=0.35, specular=0.04)),
     ("subfloor", "the slab under the boards (seen nowhere)",
      dict(base=[0.2, 0.2, 0.2], roughness=1.0, specular=0.0)),
-    ("floor_oak_a", "floor boards: three shades of oiled oak",
-     dict(base=[0.42, 0.26, 0.14], roughness=0.6, specular=0.04)),
-    ("floor_oak_b", None, dict(base=[0.39, 0.24, 0.125], roughness=0.6, specular=0.04)),
-    ("floor_oak_c", None, dict(base=[0.45, 0.285, 0.16], roughness=0.6, specular=0.04)),
     ("oak", "table: lighter oak, a little glossier than the floor",
      dict(base=[0.52, 0.35, 0.20], roughness=0.45, specular=0.04)),
-    ("walnut", "bookcase and sofa legs",
+    ("walnut", "bookcase, sideboard, side table top and sofa legs",
      dict(base=[0.17, 0.09, 0.05], roughness=0.5, specular=0.04)),
+    ("walnut_light", "sideboard doors and fan blades: a paler, oiled walnut",
+     dict(base=[0.3, 0.18, 0.1], roughness=0.45, specular=0.04)),
+    ("brass", "knobs and the side table's pedestal: brushed brass",
+     dict(base=[0.91, 0.78, 0.42], roughness=0.35, metalness=1.0, specular=0.04)),
+    ("curtain", "curtains: dusty blue linen",
+     dict(base=[0.3, 0.38, 0.46], roughness=1.0, specular=0.0)),
     ("chair_paint", "chairs: sage green paint",
      dict(base=[0.22, 0.30, 0.20], roughness=0.5, specular=0.04)),
     ("sofa_fabric", "sofa: navy wool, no specular reflection",
@@ -787,6 +1100,10 @@ MATERIALS = [
      dict(base=[0.60, 0.40, 0.08], roughness=1.0, specular=0.0)),
     ("rug", "rug: terracotta wool",
      dict(base=[0.42, 0.13, 0.08], roughness=1.0, specular=0.0)),
+    ("rug_border", "the rug's border stripe and fringe: cream cotton",
+     dict(base=[0.7, 0.64, 0.52], roughness=1.0, specular=0.0)),
+    ("toy_red", "a child's rubber ball",
+     dict(base=[0.55, 0.05, 0.04], roughness=0.4, specular=0.05)),
     ("brushed_steel", "lamp base and stand: brushed steel",
      dict(base=[0.62, 0.62, 0.60], roughness=0.3, metalness=1.0, specular=0.04)),
     ("lampshade", "lamp shade: linen, matte",
@@ -820,71 +1137,194 @@ MATERIALS = [
      dict(base=[0.8, 0.8, 0.8], roughness=1.0, specular=0.0, emission=[12.0, 11.4, 10.4])),
 ]
 MATERIAL_KEYS = ("base", "roughness", "metalness", "specular", "emission")
-MATERIALS_BY_NAME = {name: keys for name, _, keys in MATERIALS}
+
+# The parquet's own library (a tile's prefab is self-contained: its materials resolve among
+# its own libraries). These three were in room.materials.toml; their ids are kept.
+PARQUET_LIB = "tiles/parquet.materials.toml"
+PARQUET_MATERIALS = [
+    ("floor_oak_a", "parquet: three shades of oiled oak",
+     dict(base=[0.42, 0.26, 0.14], roughness=0.6, specular=0.04)),
+    ("floor_oak_b", None, dict(base=[0.39, 0.24, 0.125], roughness=0.6, specular=0.04)),
+    ("floor_oak_c", None, dict(base=[0.45, 0.285, 0.16], roughness=0.6, specular=0.04)),
+]
+
+# The table lamp prefab's library: its defaults, and the shades and glaze the placements
+# choose through [object.set].
+LAMP_PREFAB = "props/table_lamp.prefab.toml"
+LAMP_LIB = "props/table_lamp.materials.toml"
+LAMP_MATERIALS = [
+    ("lamp_ceramic", "the lamp's body: a cream glaze (the default)",
+     dict(base=[0.78, 0.74, 0.66], roughness=0.15, specular=0.05)),
+    ("lamp_ceramic_blue", "a cobalt glaze",
+     dict(base=[0.06, 0.12, 0.38], roughness=0.15, specular=0.05)),
+    ("lamp_brass", "fittings: brushed brass",
+     dict(base=[0.91, 0.78, 0.42], roughness=0.35, metalness=1.0, specular=0.04)),
+    ("lamp_linen", "shades: white linen (the default), sage and rust",
+     dict(base=[0.86, 0.82, 0.72], roughness=1.0, specular=0.0)),
+    ("lamp_sage", None, dict(base=[0.36, 0.46, 0.34], roughness=1.0, specular=0.0)),
+    ("lamp_rust", None, dict(base=[0.6, 0.25, 0.12], roughness=1.0, specular=0.0)),
+]
+
+ALL_MATERIALS = {name: keys for lib in (MATERIALS, PARQUET_MATERIALS, LAMP_MATERIALS) for name, _, keys in lib}
+MATERIALS_BY_NAME = ALL_MATERIALS
 
 
 # ---------------------------------------------------------------------------
-# The scene
+# The scene: room.scene.toml (the room, its lights, the parquet, the dynamic things) and
+# its include room.furniture.scene.toml (the furniture), a prefab and the tile prefabs
 # ---------------------------------------------------------------------------
 
-# mesh name -> (file, node or None, comment)
-MESHES = [
-    ("room", "meshes/room.glb", None, "floor boards, walls with a window, ceiling with a light panel"),
+FURNITURE_FILE = "room.furniture.scene.toml"
+
+# Entries first written in room.scene.toml keep the ids derived there when they move to
+# another file: an id never changes (the spec).
+LEGACY_MESHES = {"room", "table", "chair", "bookshelf", "sofa", "floor_lamp", "picture", "vase", "bowl", "fruit",
+                 "mug", "ball", "pot", "foliage", "stems", "rug"}
+LEGACY_OBJECTS = {"room", "rug", "table", "chair_east", "chair_east_2", "chair_west", "bookshelf", "sofa", "picture",
+                  "floor_lamp", "plant_pot", "plant_foliage", "plant_stems", "vase", "bowl", "orange_1", "orange_2",
+                  "apple", "lime", "mug", "copper_ball", "small_vase"}
+
+
+def entry_id(file, kind, name):
+    legacy = {"mesh": LEGACY_MESHES, "object": LEGACY_OBJECTS}.get(kind, set())
+    if file in (SCENE_FILE, FURNITURE_FILE) and name in legacy:
+        return derive_id(SCENE_FILE, kind, name)
+    if file == PARQUET_LIB:
+        return derive_id(MATERIALS_FILE, kind, name)
+    return derive_id(file, kind, name)
+
+
+TABLE = (-1.2, 0.0, -0.5)  # where the table stands; its top is at y = 0.75
+TOP = 0.75
+FAN = (TABLE[0], RY, TABLE[2])  # the ceiling fan hangs above the table
+SIDEBOARD = (-RX, 0.0, 1.95)  # against the window wall, near the front
+SIDE_TABLE = (0.15, 0.0, -2.15)  # at the sofa's left arm
+FLOOR_LAMP = (-2.5, 0.0, -2.1)  # in the back left corner, beside the curtain
+PLANT = (-2.45, 0.0, 1.0)
+
+# mesh name -> (file, node or None, comment), per scene file
+FURNITURE_MESHES = [
     ("table", "meshes/table.glb", None, "dining table, 1.6 x 0.9 m"),
     ("chair", "meshes/chair.glb", None, "a chair facing +Z"),
     ("bookshelf", "meshes/bookshelf.glb", None, "a bookcase full of books, its back at z = 0"),
     ("sofa", "meshes/sofa.glb", None, "a three-seat sofa facing +Z, its back at z = 0"),
-    ("floor_lamp", "meshes/floor_lamp.glb", None, "floor lamp; the bulb is the emitter \"bulb\""),
     ("picture", "meshes/picture.glb", None, "a framed print facing +Z"),
+    ("sideboard", "meshes/sideboard.glb", None, "a walnut sideboard facing +X, its back at x = 0"),
+    ("side_table", "meshes/side_table.glb", None, "a round side table"),
+    ("curtains", "meshes/curtains.glb", None, "two linen curtains on a rod, in place beside the window"),
+    ("rug", "meshes/rug.glb", None, "a rug with a border stripe and a fringe"),
     ("vase", "meshes/props.glb", "vase", None),
     ("bowl", "meshes/props.glb", "bowl", None),
     ("fruit", "meshes/props.glb", "fruit", None),
     ("mug", "meshes/props.glb", "mug", None),
     ("ball", "meshes/props.glb", "ball", None),
-    ("pot", "meshes/props.glb", "pot", None),
-    ("foliage", "meshes/props.glb", "foliage", None),
-    ("stems", "meshes/props.glb", "stems", None),
-    ("rug", "meshes/props.glb", "rug", None),
+    ("pot", "meshes/plant.glb", "pot", "a rubber plant: pot, leaves and stems"),
+    ("foliage", "meshes/plant.glb", "foliage", None),
+    ("stems", "meshes/plant.glb", "stems", None),
+]
+ROOM_MESHES = [
+    ("room", "meshes/room.glb", None, "walls with a window, ceiling with a light panel and a cornice, a subfloor"),
+    ("floor_lamp", "meshes/floor_lamp.glb", None, "floor lamp; the bulb is the emitter \"bulb\""),
+    ("fan_body", "meshes/fan.glb", "fan_body", "a ceiling fan: the canopy, rod and motor stay; the blades turn"),
+    ("fan_blades", "meshes/fan.glb", "fan_blades", None),
+    ("fan_irons", "meshes/fan.glb", "fan_irons", None),
+    ("toy_ball", "meshes/props.glb", "toy_ball", None),
 ]
 
-TABLE = (-1.2, 0.0, -0.5)  # where the table stands; its top is at y = 0.75
-TOP = 0.75
 
-# (name, mesh, at, rotate, scale, material, comment)
-OBJECTS = [
-    ("room", "room", (0, 0, 0), None, None, None, "the room itself"),
-    ("rug", "rug", (TABLE[0], 0.0, TABLE[2]), (0, 90, 0), None, None, "under the table"),
-    ("table", "table", (TABLE[0], 0.012, TABLE[2]), (0, 90, 0), None, None, "long side along Z, in the sunlight"),
-    ("chair_east", "chair", (TABLE[0] + 0.62, 0.012, TABLE[2] - 0.3), (0, -90, 0), None, None, "facing -X, towards the table"),
-    ("chair_east_2", "chair", (TABLE[0] + 0.62, 0.012, TABLE[2] + 0.38), (0, -97, 0), None, None, None),
-    ("chair_west", "chair", (TABLE[0] - 0.66, 0.012, TABLE[2] + 0.05), (0, 84, 0), None, None, "facing +X, pulled out a little"),
-    ("bookshelf", "bookshelf", (-1.45, 0.0, -RZ), None, None, None, "against the back wall, left of centre"),
-    ("sofa", "sofa", (1.45, 0.0, -RZ + 0.02), None, None, None, "against the back wall"),
-    ("picture", "picture", (1.45, 1.55, -RZ), None, None, None, "above the sofa"),
-    ("floor_lamp", "floor_lamp", (0.15, 0.0, -1.95), None, None, None, "between bookcase and sofa"),
-    ("plant_pot", "pot", (-2.6, 0.0, 1.0), None, None, None, "by the window"),
-    ("plant_foliage", "foliage", (-2.6, 0.0, 1.0), None, None, None, None),
-    ("plant_stems", "stems", (-2.6, 0.0, 1.0), None, None, None, None),
-    ("vase", "vase", (TABLE[0] - 0.1, TOP + 0.012, TABLE[2] - 0.35), None, None, None, "on the table"),
-    ("bowl", "bowl", (TABLE[0] + 0.08, TOP + 0.012, TABLE[2] + 0.12), None, None, None, None),
-    ("orange_1", "fruit", (TABLE[0] + 0.05, TOP + 0.012 + 0.016, TABLE[2] + 0.10), None, None, None, "fruit in the bowl"),
-    ("orange_2", "fruit", (TABLE[0] + 0.13, TOP + 0.012 + 0.02, TABLE[2] + 0.15), (0, 40, 0), 0.95, None, None),
-    ("apple", "fruit", (TABLE[0] + 0.07, TOP + 0.012 + 0.022, TABLE[2] + 0.2), None, 1.1, "fruit_apple", "an apple: the fruit mesh with another material"),
-    ("lime", "fruit", (TABLE[0] + 0.16, TOP + 0.012 + 0.052, TABLE[2] + 0.06), None, 0.8, "fruit_lime", None),
-    ("mug", "mug", (TABLE[0] + 0.2, TOP + 0.012, TABLE[2] + 0.55), (0, 150, 0), None, None, None),
-    ("copper_ball", "ball", (-1.75, 0.50, -RZ + 0.17), None, None, None, "on the bookcase's second shelf"),
-    ("small_vase", "vase", (-1.94, 0.50, -RZ + 0.17), None, 0.55, None, None),
+def obj(name, mesh=None, at=(0, 0, 0), rotate=None, scale=None, material=None, comment=None, **kw):
+    d = dict(name=name, mesh=mesh, at=at, rotate=rotate, scale=scale, material=material, comment=comment)
+    d.update(kw)
+    return d
+
+
+FURNITURE_OBJECTS = [
+    obj("rug", "rug", (TABLE[0], 0.0, TABLE[2]), (0, 90, 0), comment="under the table"),
+    obj("table", "table", (TABLE[0], 0.012, TABLE[2]), (0, 90, 0), comment="long side along Z, in the sunlight"),
+    obj("chair_east", "chair", (TABLE[0] + 0.62, 0.012, TABLE[2] - 0.3), (0, -90, 0),
+        comment="facing -X, towards the table"),
+    obj("chair_east_2", "chair", (TABLE[0] + 0.62, 0.012, TABLE[2] + 0.38), (0, -97, 0)),
+    obj("chair_west", "chair", (TABLE[0] - 0.66, 0.012, TABLE[2] + 0.05), (0, 84, 0),
+        comment="facing +X, pulled out a little"),
+    obj("bookshelf", "bookshelf", (-1.45, 0.0, -RZ), comment="against the back wall, left of centre"),
+    obj("sofa", "sofa", (1.45, 0.0, -RZ + 0.02), comment="against the back wall"),
+    obj("picture", "picture", (1.45, 1.55, -RZ), comment="above the sofa"),
+    obj("side_table", "side_table", SIDE_TABLE, comment="at the sofa's left arm; a table lamp stands on it"),
+    obj("sideboard", "sideboard", SIDEBOARD, comment="against the window wall, near the front; a table lamp on it"),
+    obj("curtains", "curtains", comment="drawn open either side of the window"),
+    obj("plant_pot", "pot", PLANT, comment="by the window"),
+    obj("plant_foliage", "foliage", PLANT),
+    obj("plant_stems", "stems", PLANT),
+    obj("vase", "vase", (TABLE[0] - 0.1, TOP + 0.012, TABLE[2] - 0.35), comment="on the table"),
+    obj("bowl", "bowl", (TABLE[0] + 0.08, TOP + 0.012, TABLE[2] + 0.12)),
+    obj("orange_1", "fruit", (TABLE[0] + 0.05, TOP + 0.012 + 0.016, TABLE[2] + 0.10), comment="fruit in the bowl"),
+    obj("orange_2", "fruit", (TABLE[0] + 0.13, TOP + 0.012 + 0.02, TABLE[2] + 0.15), (0, 40, 0), 0.95),
+    obj("apple", "fruit", (TABLE[0] + 0.07, TOP + 0.012 + 0.022, TABLE[2] + 0.2), None, 1.1, "fruit_apple",
+        comment="an apple: the fruit mesh with another material"),
+    obj("lime", "fruit", (TABLE[0] + 0.16, TOP + 0.012 + 0.052, TABLE[2] + 0.06), None, 0.8, "fruit_lime"),
+    obj("mug", "mug", (TABLE[0] + 0.2, TOP + 0.012, TABLE[2] + 0.55), (0, 150, 0)),
+    obj("copper_ball", "ball", (-1.75, 0.50, -RZ + 0.17), comment="on the bookcase's second shelf"),
+    obj("small_vase", "vase", (-1.94, 0.50, -RZ + 0.17), None, 0.55),
+]
+
+# The table lamp's bulb, as the prefab writes it; the placements override some of it.
+LAMP_BULB = dict(position=(0.0, 0.43, 0.0), radius=0.04, color=(1.0, 0.8, 0.58), intensity=1.6)
+
+ROOM_OBJECTS = [
+    obj("room", "room", comment="the room itself"),
+    obj("floor_lamp", "floor_lamp", FLOOR_LAMP, comment="in the back left corner"),
+    obj("fan_body", "fan_body", FAN, comment="the ceiling fan over the table"),
+    obj("fan_blades", "fan_blades", FAN,
+        comment="turned by the mover \"fan\", so dynamic: the plates leave it out and a live renderer draws it"),
+    obj("fan_irons", "fan_irons", parent="fan_blades", comment="rides on the blades: dynamic through its parent"),
+    obj("toy_ball", "toy_ball", (0.7, 0.0, -0.75), dynamic=True,
+        comment="a ball a game rolls about: marked dynamic, so the plates leave it out"),
+    # the table lamp prefab, placed three times; [object.set] keys are "<inner entry>.<key>"
+    obj("lamp_sofa", prefab=LAMP_PREFAB, parent="side_table", at=(0.0, 0.55, 0.0),
+        set=[("stand.material", "lamp_ceramic_blue"), ("bulb.intensity", 2.0)],
+        comment="on the side table: a cobalt body, a brighter bulb"),
+    obj("lamp_sideboard", prefab=LAMP_PREFAB, parent="sideboard", at=(0.22, 0.72, -0.3), rotate=(0, 30, 0),
+        set=[("shade.material", "lamp_rust"), ("bulb.color", (1.0, 0.68, 0.42))],
+        comment="on the sideboard: a rust shade, a warmer bulb"),
+    obj("lamp_shelf", prefab=LAMP_PREFAB, parent="bookshelf", at=(0.3, 1.9, 0.17), scale=0.8,
+        set=[("shade.material", "lamp_sage"), ("bulb.intensity", 0.8)],
+        comment="on top of the bookcase, smaller: a sage shade, a dimmer bulb"),
 ]
 
 SUN = dict(toward=(-1.0, 0.58, 0.12), color=(1.0, 0.93, 0.82), irradiance=10.0)
-BULB = dict(position=(0.15, 1.50, -1.95), radius=0.03, color=(1.0, 0.78, 0.52), intensity=5.0)
+BULB = dict(position=(FLOOR_LAMP[0], 1.52, FLOOR_LAMP[2]), radius=0.045, color=(1.0, 0.78, 0.52), intensity=5.0)
 CAMERA = dict(at=(2.45, 1.45, 2.35), look_at=(-0.9, 0.85, -1.0), fov=60.0)
 SKY = dict(path="assets/noon_grass_1k.hdr", intensity=2.5, rotation_deg=0.0)
+FAN_MOVER = dict(period=1.5)
+
+# The parquet tile layer: 12 x 10 cells of 0.5 m in the floor plane, alternating direction
+# (basket weave), each block's shade from a fixed-seed generator.
+PARQUET_ORIGIN = (-RX + PARQUET_CELL / 2, 0.0, RZ - PARQUET_CELL / 2)
+PARQUET_KEYS = {("x", "floor_oak_a"): "a", ("x", "floor_oak_b"): "b", ("x", "floor_oak_c"): "c",
+                ("z", "floor_oak_a"): "p", ("z", "floor_oak_b"): "q", ("z", "floor_oak_c"): "r"}
+
+
+def parquet_prefab(along, shade):
+    return "tiles/parquet_%s_%s.prefab.toml" % (along, shade.replace("floor_oak_", ""))
+
+
+def parquet_rows():
+    cols, rows = int(round(2 * RX / PARQUET_CELL)), int(round(2 * RZ / PARQUET_CELL))
+    rng = Rng(31)
+    grid = {}
+    for j in range(rows):
+        for i in range(cols):
+            along = "x" if (i + j) % 2 == 0 else "z"
+            grid[(i, j)] = PARQUET_KEYS[(along, rng.choice(PARQUET_SHADES))]
+    # the last string is row j = 0 (the front, +Z); rows above it run towards -Z
+    return ["".join(grid[(i, j)] for i in range(cols)) for j in reversed(range(rows))]
 
 
 def fmt(v):
     if isinstance(v, (tuple, list)):
         return "[" + ", ".join(fmt(c) for c in v) + "]"
+    if isinstance(v, bool):
+        return "true" if v else "false"
     if isinstance(v, float):
         r = repr(round(v, 6))
         return r
@@ -893,44 +1333,98 @@ def fmt(v):
     return json.dumps(v)
 
 
-def write_materials(path):
-    out = ["format = 1", "",
-           "# Materials of the room scene, written by scenes/tools/make_room.py (edit the script, not",
-           "# this file). All of family \"plain\": base is linear RGB albedo (a metal's F0 colour when",
-           "# metalness = 1), specular the dielectric reflectance at normal incidence, emission the",
-           "# radiance of a triangle's front face in W/(m² sr) per channel.", ""]
-    for name, comment, keys in MATERIALS:
+def write_library(path, entries, header):
+    out = ["format = 1", ""] + ["# " + line for line in header] + [""]
+    for name, comment, keys in entries:
         if comment:
             out.extend("# " + line for line in comment.split("\n"))
         out.append("[materials.%s]" % name)
-        out.append("id = \"%s\"" % derive_id(MATERIALS_FILE, "material", name))
+        out.append("id = \"%s\"" % entry_id(path, "material", name))
         out.append("family = \"plain\"")
         for k in MATERIAL_KEYS:
             if k in keys:
                 out.append("%s = %s" % (k, fmt(keys[k])))
         out.append("")
+    write_text(path, out)
+
+
+def write_text(rel, lines):
+    path = os.path.join(ROOT, rel)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "w") as f:
-        f.write("\n".join(out))
+        f.write("\n".join(lines))
 
 
-def write_scene(path):
-    o = ["format = 1", "materials = [\"%s\"]" % MATERIALS_FILE, "",
+def mesh_lines(file, meshes):
+    o = []
+    for name, mfile, node, comment in meshes:
+        if comment:
+            o.append("# " + comment)
+        o.append("[mesh.%s]" % name)
+        o.append("id = \"%s\"" % entry_id(file, "mesh", name))
+        o.append("file = \"%s\"" % mfile)
+        if node:
+            o.append("node = \"%s\"" % node)
+        o.append("")
+    return o
+
+
+def object_lines(file, objects):
+    o = []
+    for d in objects:
+        if d.get("comment"):
+            o.append("# " + d["comment"])
+        o.append("[[object]]")
+        o.append("id = \"%s\"" % entry_id(file, "object", d["name"]))
+        o.append("name = \"%s\"" % d["name"])
+        if d.get("prefab"):
+            o.append("prefab = \"%s\"" % d["prefab"])
+        else:
+            o.append("mesh = \"%s\"" % d["mesh"])
+        o.append("at = %s" % fmt(tuple(float(c) for c in d["at"])))
+        if d.get("rotate"):
+            o.append("rotate = %s" % fmt(tuple(float(c) for c in d["rotate"])))
+        if d.get("scale") is not None:
+            o.append("scale = %s" % fmt(float(d["scale"])))
+        if d.get("parent"):
+            o.append("parent = \"%s\"" % d["parent"])
+        if d.get("material"):
+            o.append("material = \"%s\"" % d["material"])
+        if d.get("dynamic") is not None:
+            o.append("dynamic = %s" % fmt(d["dynamic"]))
+        if d.get("set"):
+            o.append("")
+            o.append("[object.set]")
+            for k, v in d["set"]:
+                o.append("%s = %s" % (json.dumps(k), fmt(v)))
+        o.append("")
+    return o
+
+
+def lum(c):
+    return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]
+
+
+def write_scene():
+    o = ["format = 1", "include = [\"%s\"]" % FURNITURE_FILE, "materials = [\"%s\"]" % MATERIALS_FILE, "",
          "# A living room on a sunny afternoon, written by scenes/tools/make_room.py (edit the",
          "# script, not this file). Metres, Y up. The room's inside spans x -3..3, y 0..2.8,",
          "# z -2.5..2.5; the window is in the left wall (x = -3), the sun shines through it onto",
          "# the floor and the table. The camera stands in the front right corner looking at the",
-         "# back left one.", ""]
+         "# back left one. This file holds the room, its lights, the parquet (a tile layer) and",
+         "# what moves; the furniture is in the include %s." % FURNITURE_FILE, ""]
     tw = SUN["toward"]
     elev = math.degrees(math.atan2(tw[1], math.hypot(tw[0], tw[2])))
-    oak = sum(MATERIALS_BY_NAME["floor_oak_a"]["base"][i] * w for i, w in enumerate((0.2126, 0.7152, 0.0722)))
-    plaster = sum(MATERIALS_BY_NAME["plaster"]["base"][i] * w for i, w in enumerate((0.2126, 0.7152, 0.0722)))
+    oak = lum(PARQUET_MATERIALS[0][2]["base"])
+    plaster = lum(ALL_MATERIALS["plaster"]["base"])
     lit = oak * SUN["irradiance"] * math.sin(math.radians(elev)) / math.pi
     o += ["# Light levels (radiance in W/(m² sr), which the clamped preview shows 1:1): the sun's",
           "# %g W/m² reaches the floor at %.0f degrees of elevation, so oak of albedo %.2f reads %.2f there;"
           % (SUN["irradiance"], elev, oak, lit),
-          "# the bulb's %g W/sr makes plaster (albedo %.2f) 1 m away facing it read %.2f. Elsewhere the"
+          "# the floor lamp's bulb, %g W/sr, makes plaster (albedo %.2f) 1 m away facing it read %.2f;"
           % (BULB["intensity"], plaster, plaster * BULB["intensity"] / math.pi),
-          "# ceiling panel, the sky through the window and the bounced sunlight fill in.", ""]
+          "# the three table lamps (0.8 to 2 W/sr) light their corners; the ceiling panel, the sky",
+          "# through the window and the bounced sunlight fill in.", ""]
     o += ["[sun]", "model = \"authored\"", "toward = %s" % fmt(SUN["toward"]),
           "color = %s" % fmt(SUN["color"]), "irradiance = %s" % fmt(SUN["irradiance"]), ""]
     o += ["# Poly Haven's noon_grass (CC0), seen through the window. Its own sun stands 86 degrees",
@@ -939,41 +1433,81 @@ def write_scene(path):
           "rotation_deg = %s" % fmt(SKY["rotation_deg"]), "intensity = %s" % fmt(SKY["intensity"]), ""]
     o += ["[camera]", "projection = \"perspective\"", "at = %s" % fmt(CAMERA["at"]),
           "look_at = %s" % fmt(CAMERA["look_at"]), "up = [0.0, 1.0, 0.0]", "fov = %s" % fmt(CAMERA["fov"]), ""]
-    o += ["[plates]", "dir = \"plates/room\"", ""]
-    for name, file, node, comment in MESHES:
-        if comment:
-            o.append("# " + comment)
-        o.append("[mesh.%s]" % name)
-        o.append("id = \"%s\"" % derive_id(SCENE_FILE, "mesh", name))
-        o.append("file = \"%s\"" % file)
-        if node:
-            o.append("node = \"%s\"" % node)
-        o.append("")
-    for name, mesh, at, rot, scale, material, comment in OBJECTS:
-        if comment:
-            o.append("# " + comment)
-        o.append("[[object]]")
-        o.append("id = \"%s\"" % derive_id(SCENE_FILE, "object", name))
-        o.append("name = \"%s\"" % name)
-        o.append("mesh = \"%s\"" % mesh)
-        o.append("at = %s" % fmt(tuple(float(c) for c in at)))
-        if rot:
-            o.append("rotate = %s" % fmt(tuple(float(c) for c in rot)))
-        if scale is not None:
-            o.append("scale = %s" % fmt(float(scale)))
-        if material:
-            o.append("material = \"%s\"" % material)
-        o.append("")
-    o += ["# The floor lamp's bulb: a glowing sphere inside the shade, warm white, %g W/sr." % BULB["intensity"],
+    o += ["# The plates hold the static part; the fan's blades and the toy ball are drawn live.",
+          "[plates]", "dir = \"plates/room\"", ""]
+    o += mesh_lines(SCENE_FILE, ROOM_MESHES)
+    o += object_lines(SCENE_FILE, ROOM_OBJECTS)
+    palette = ", ".join("%s = \"%s\"" % (k, parquet_prefab(al, sh)) for (al, sh), k in PARQUET_KEYS.items())
+    o += ["# The floor: basket-weave parquet, a tile layer of 0.5 m blocks in the XZ plane (i along",
+          "# +X, j along -Z; the last row is the front, j = 0). a, b, c are blocks whose boards run",
+          "# along X, p, q, r along Z, each in one of three oak shades.",
+          "[[tiles]]", "id = \"%s\"" % entry_id(SCENE_FILE, "tiles", "parquet"), "name = \"parquet\"",
+          "cell = %s" % fmt(PARQUET_CELL), "origin = %s" % fmt(PARQUET_ORIGIN), "plane = \"xz\"",
+          "palette = { %s }" % palette, "rows = ["]
+    o += ["  \"%s\"," % r for r in parquet_rows()]
+    o += ["]", ""]
+    o += ["# The floor lamp's bulb: a glowing sphere inside the open shade, warm white, %g W/sr."
+          % BULB["intensity"],
           "[[emitter]]", "id = \"%s\"" % derive_id(SCENE_FILE, "emitter", "bulb"), "name = \"bulb\"",
           "position = %s" % fmt(BULB["position"]), "radius = %s" % fmt(BULB["radius"]),
           "color = %s" % fmt(BULB["color"]), "intensity = %s" % fmt(BULB["intensity"]), ""]
-    with open(path, "w") as f:
-        f.write("\n".join(o))
+    o += ["# The fan turns a full circle every %g s, about its rod." % FAN_MOVER["period"],
+          "[[mover]]", "id = \"%s\"" % entry_id(SCENE_FILE, "mover", "fan"), "name = \"fan\"",
+          "objects = [\"fan_blades\"]", "kind = \"turn\"", "pivot = %s" % fmt(FAN), "axis = [0.0, 1.0, 0.0]",
+          "travel = [0.0, 360.0]", "period = %s" % fmt(FAN_MOVER["period"]), "motion = \"loop\"", ""]
+    write_text(SCENE_FILE, o)
+
+
+def write_furniture():
+    o = ["format = 1", "",
+         "# The living room's furniture, included by %s and written by" % SCENE_FILE,
+         "# scenes/tools/make_room.py (edit the script, not this file). Its materials resolve among",
+         "# the libraries of the scene that includes it.", ""]
+    o += mesh_lines(FURNITURE_FILE, FURNITURE_MESHES)
+    o += object_lines(FURNITURE_FILE, FURNITURE_OBJECTS)
+    write_text(FURNITURE_FILE, o)
+
+
+def write_lamp_prefab():
+    f = LAMP_PREFAB
+    o = ["format = 1", "materials = [\"%s\"]" % LAMP_LIB, "",
+         "# A table lamp, written by scenes/tools/make_room.py: a glazed body, brass fittings, a",
+         "# shade open at both ends, and a bulb (a sphere light) inside it. Placed three times in",
+         "# room.scene.toml, each placement choosing its glaze, shade or bulb through [object.set].",
+         "# The lamp stands on its origin; y is up.", ""]
+    o += mesh_lines(f, [("lamp_stand", "meshes/table_lamp.glb", "lamp_body", None),
+                        ("lamp_fittings", "meshes/table_lamp.glb", "lamp_fittings", None),
+                        ("lamp_shade", "meshes/table_lamp.glb", "lamp_shade", None)])
+    o += object_lines(f, [obj("stand", "lamp_stand"), obj("fittings", "lamp_fittings"),
+                          obj("shade", "lamp_shade", material="lamp_linen")])
+    o += ["# the bulb: a visible sphere %g cm across, lighting like %g W/sr"
+          % (200 * LAMP_BULB["radius"], LAMP_BULB["intensity"]),
+          "[[light]]", "id = \"%s\"" % entry_id(f, "light", "bulb"), "name = \"bulb\"",
+          "position = %s" % fmt(LAMP_BULB["position"]), "color = %s" % fmt(LAMP_BULB["color"]),
+          "intensity = %s" % fmt(LAMP_BULB["intensity"]), "radius = %s" % fmt(LAMP_BULB["radius"]), ""]
+    write_text(f, o)
+    write_library(LAMP_LIB, LAMP_MATERIALS, ["The table lamp prefab's materials, written by scenes/tools/make_room.py."])
+
+
+def write_parquet_prefabs():
+    for (along, shade), key in PARQUET_KEYS.items():
+        f = parquet_prefab(along, shade)
+        o = ["format = 1", "materials = [\"%s\"]" % PARQUET_LIB, "",
+             "# A parquet block, 0.5 m square, four boards along %s in %s, centred on its origin with"
+             % (along.upper(), shade),
+             "# its top at y = 0: the tile \"%s\" of room.scene.toml's parquet layer. Written by" % key,
+             "# scenes/tools/make_room.py.", ""]
+        o += mesh_lines(f, [("block", "meshes/parquet.glb", "%s_%s" % (along, shade.replace("floor_oak_", "oak_")),
+                             None)])
+        o += object_lines(f, [obj("block", "block")])
+        write_text(f, o)
+    write_library(PARQUET_LIB, PARQUET_MATERIALS,
+                  ["The parquet tiles' materials, written by scenes/tools/make_room.py."])
 
 
 MESH_BUILDERS = [
     ("room.glb", build_room),
+    ("parquet.glb", build_parquet),
     ("table.glb", build_table),
     ("chair.glb", build_chair),
     ("bookshelf.glb", build_bookshelf),
@@ -981,46 +1515,74 @@ MESH_BUILDERS = [
     ("floor_lamp.glb", build_floor_lamp),
     ("picture.glb", build_picture),
     ("props.glb", build_props),
+    ("plant.glb", build_plant),
+    ("rug.glb", build_rug),
+    ("curtains.glb", build_curtains),
+    ("sideboard.glb", build_sideboard),
+    ("side_table.glb", build_side_table),
+    ("fan.glb", build_fan),
+    ("table_lamp.glb", build_table_lamp),
 ]
 
 
 def check_ids():
-    """Every id well formed and unique, every name unique per kind."""
-    ids = [derive_id(MATERIALS_FILE, "material", m[0]) for m in MATERIALS]
-    ids += [derive_id(SCENE_FILE, "mesh", m[0]) for m in MESHES]
-    ids += [derive_id(SCENE_FILE, "object", o[0]) for o in OBJECTS]
-    ids.append(derive_id(SCENE_FILE, "emitter", "bulb"))
+    """Every id well formed and unique across the files written, every name unique per kind
+    and file group (a scene with its include; each prefab; each library)."""
+    ids = [entry_id(MATERIALS_FILE, "material", m[0]) for m in MATERIALS]
+    ids += [entry_id(PARQUET_LIB, "material", m[0]) for m in PARQUET_MATERIALS]
+    ids += [entry_id(LAMP_LIB, "material", m[0]) for m in LAMP_MATERIALS]
+    ids += [entry_id(SCENE_FILE, "mesh", m[0]) for m in ROOM_MESHES]
+    ids += [entry_id(FURNITURE_FILE, "mesh", m[0]) for m in FURNITURE_MESHES]
+    ids += [entry_id(SCENE_FILE, "object", o["name"]) for o in ROOM_OBJECTS]
+    ids += [entry_id(FURNITURE_FILE, "object", o["name"]) for o in FURNITURE_OBJECTS]
+    ids += [derive_id(SCENE_FILE, "emitter", "bulb"), entry_id(SCENE_FILE, "mover", "fan"),
+            entry_id(SCENE_FILE, "tiles", "parquet")]
+    for name in ("lamp_stand", "lamp_fittings", "lamp_shade"):
+        ids.append(entry_id(LAMP_PREFAB, "mesh", name))
+    for name in ("stand", "fittings", "shade"):
+        ids.append(entry_id(LAMP_PREFAB, "object", name))
+    ids.append(entry_id(LAMP_PREFAB, "light", "bulb"))
+    for al, sh in PARQUET_KEYS:
+        ids += [entry_id(parquet_prefab(al, sh), "mesh", "block"), entry_id(parquet_prefab(al, sh), "object", "block")]
     assert len(set(ids)) == len(ids), "duplicate id"
     assert all(len(i) == 10 and all(c in CROCKFORD for c in i) for i in ids)
-    for names in ([m[0] for m in MATERIALS], [m[0] for m in MESHES], [o[0] for o in OBJECTS]):
+    mats = [m[0] for lib in (MATERIALS, PARQUET_MATERIALS, LAMP_MATERIALS) for m in lib]
+    for names in (mats, [m[0] for m in ROOM_MESHES + FURNITURE_MESHES],
+                  [o["name"] for o in ROOM_OBJECTS + FURNITURE_OBJECTS]):
         assert len(set(names)) == len(names), "duplicate name"
     return ids
 
 
 def main():
     os.makedirs(MESH_DIR, exist_ok=True)
-    materials = {name: keys for name, _, keys in MATERIALS}
     total = 0
     for file, build in MESH_BUILDERS:
         parts = build()
         for p in parts:
-            assert p.material in materials, p.material
+            assert p.material in ALL_MATERIALS, p.material
         names = [p.name for p in parts]
         assert len(set(names)) == len(names) and all(names), file
         path = os.path.join(MESH_DIR, file)
-        write_glb(path, parts, materials)
+        write_glb(path, parts, ALL_MATERIALS)
         tris = check_glb(path)
         total += tris
         print("%-16s %6d triangles, %2d nodes, %8d bytes" % (file, tris, len(parts), os.path.getsize(path)))
     # every node a [mesh] names exists in its file
-    for name, file, node, _ in MESHES:
+    for name, file, node, _ in ROOM_MESHES + FURNITURE_MESHES:
         if node:
             doc = glb_json(os.path.join(ROOT, file))
             assert node in [n["name"] for n in doc["nodes"]], (name, node)
     check_ids()
-    write_materials(os.path.join(ROOT, MATERIALS_FILE))
-    write_scene(os.path.join(ROOT, SCENE_FILE))
-    print("total %d triangles" % total)
+    write_library(MATERIALS_FILE, MATERIALS,
+                  ["Materials of the room scene, written by scenes/tools/make_room.py (edit the script, not",
+                   "this file). All of family \"plain\": base is linear RGB albedo (a metal's F0 colour when",
+                   "metalness = 1), specular the dielectric reflectance at normal incidence, emission the",
+                   "radiance of a triangle's front face in W/(m² sr) per channel."])
+    write_scene()
+    write_furniture()
+    write_lamp_prefab()
+    write_parquet_prefabs()
+    print("total %d triangles in the glb files" % total)
 
 
 def glb_json(path):
