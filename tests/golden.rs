@@ -180,6 +180,12 @@ impl Shot {
         0.2126 * m[0] + 0.7152 * m[1] + 0.0722 * m[2]
     }
 
+    /// The point of a ball of `radius` about `center` nearest the camera.
+    fn facing(&self, center: [f32; 3], radius: f32) -> [f32; 3] {
+        let c = Vec3::from(center);
+        (c + radius * (self.world.camera.origin - c).normalize()).to_array()
+    }
+
     /// Whether the camera ray through the pixel of `p` meets a surface at `p`'s depth: `p`
     /// is drawn (within `tol` scene units), not hidden, left out or behind something else.
     fn drawn_at(&self, p: [f32; 3], tol: f32) -> bool {
@@ -240,8 +246,11 @@ fn check_materials(s: &Shot) {
 fn check_dynamic(s: &Shot) {
     for (name, p) in [
         ("moved (by a mover)", [-1.0, 0.25, 0.25]),
-        ("rider (child of moved)", [-1.0, 0.75, 0.0]),
-        ("flagged (dynamic = true)", [-0.35, 0.25, 0.25]),
+        ("rider (child of moved)", s.facing([-1.0, 0.75, 0.0], 0.25)),
+        (
+            "flagged (dynamic = true)",
+            s.facing([-0.35, 0.25, 0.0], 0.25),
+        ),
     ] {
         assert!(!s.drawn_at(p, 0.05), "{name} is in the plate");
     }
