@@ -126,22 +126,39 @@ impl World {
 
     /// The nearest surface a ray meets, past the cuts. A world with no cut takes the plain
     /// query, so scenes without clip planes or cut-outs pay nothing for them.
+    #[inline(always)]
     fn closest(&self, ray: &Ray, m: u32) -> Option<Hit> {
         if self.cuts.is_empty() {
             self.accel.closest_hit(ray, m)
         } else {
-            self.accel
-                .closest_hit_filtered(ray, m, |h| self.kept(ray, h))
+            self.closest_past_cuts(ray, m)
         }
+    }
+
+    /// Kept out of line, so that the code a world without cuts runs stays as it was.
+    #[inline(never)]
+    fn closest_past_cuts(&self, ray: &Ray, m: u32) -> Option<Hit> {
+        self.accel
+            .closest_hit_filtered(ray, m, |h| self.kept(ray, h))
+    }
+
+    /// Whether a shadow ray meets a kept surface; out of line as [`Self::closest_past_cuts`].
+    #[inline(never)]
+    fn blocked_past_cuts(&self, ray: &Ray) -> bool {
+        self.accel.any_hit(ray, mask::CASTS, |h| self.kept(ray, h))
     }
 
     /// Whether the point `q` that light sampling chose on triangle light `light` is cut away
     /// (it then emits nothing; rejecting it keeps light sampling unbiased, since the cut part
     /// of the triangle has no emission to find).
+    #[inline(always)]
     fn light_point_cut(&self, light: usize, q: Vec3) -> bool {
-        if self.cuts.is_empty() {
-            return false;
-        }
+        !self.cuts.is_empty() && self.light_point_cut_slow(light, q)
+    }
+
+    /// [`Self::light_point_cut`] in a world with cuts, out of line.
+    #[inline(never)]
+    fn light_point_cut_slow(&self, light: usize, q: Vec3) -> bool {
         let Some(&ii) = self.light_instance.get(light) else {
             return false;
         };
@@ -190,7 +207,7 @@ impl World {
         let blocked = if self.cuts.is_empty() {
             self.accel.any_hit(ray, mask::CASTS, |_| true)
         } else {
-            self.accel.any_hit(ray, mask::CASTS, |h| self.kept(ray, h))
+            self.blocked_past_cuts(ray)
         };
         if blocked {
             return true;
