@@ -491,3 +491,37 @@ alpha_cutoff = 0.25
     );
     assert_eq!(world.cuts.len(), 1);
 }
+
+#[test]
+fn the_objects_alpha_cutoff_wins_over_the_files() {
+    // The file asks for alphaCutoff 0.95, which would drop every texel (0.9 and 0.3); the
+    // object's 0.5 is what cuts, and the bake says the file's value is not used.
+    let dir = tempfile::tempdir().unwrap();
+    let m = checker_material(dir.path(), "MASK").replace(
+        r#""alphaMode":"MASK","#,
+        r#""alphaMode":"MASK","alphaCutoff":0.95,"#,
+    );
+    let leaf = write_quad(dir.path(), "leaf", Some(&m));
+    let quad = write_quad(dir.path(), "quad", None);
+    let s = scene(
+        dir.path(),
+        &[("leaf", &leaf), ("quad", &quad)],
+        vec![
+            object("leaf", "leaf", "white", [0.0; 3]),
+            object("back", "quad", "grey", [0.0, 0.0, -1.0]),
+        ],
+        vec![material("white", 0.8, 0.0), material("grey", 0.2, 0.0)],
+        Some(sun()),
+    );
+    let (world, img) = render(&s, 2, 4);
+    let q = quadrants(&img);
+    assert!(close(q, [0.8, 0.2, 0.2, 0.8]), "{q:?}");
+    assert!(
+        world.asset_warnings.iter().any(|w| w.ends_with(
+            "material 'leaf': its alphaCutoff 0.95 is not used; object \"leaf\" cuts at its \
+             alpha_cutoff 0.5"
+        )),
+        "{:?}",
+        world.asset_warnings
+    );
+}
