@@ -7,10 +7,12 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use glam::{Mat3, Mat4, Vec2, Vec3};
+use std::collections::HashSet;
+
+use glam::{Mat3, Mat4, Vec2, Vec3, Vec4};
 
 use crate::accel::{Accel, Instance, TriangleMesh};
-use crate::assets::{self, MeshAsset};
+use crate::assets::{self, Coverage, MeshAsset};
 use crate::camera::Camera;
 use crate::lights::{luminance, Distribution1D, Light, SkyMap};
 use crate::materials::{Bxdfs, Plain};
@@ -50,6 +52,51 @@ pub struct InstanceInfo {
     pub first_light: Option<u32>,
     /// Index into [`World::objects`].
     pub object: u32,
+    /// Index into [`World::cuts`] when clip planes or a cut-out material cut the surface.
+    pub cut: Option<u32>,
+}
+
+/// What cuts parts of an instance's surface away: the object's `clip` planes and the cut-out
+/// alpha of its glTF material. A cut point is not there for any ray (camera, bounce, shadow,
+/// depth) and emits nothing.
+#[derive(Clone, Debug)]
+pub struct Cut {
+    /// The clip planes in the world frame, as `(n, −d)`: a world point `p` is cut where
+    /// `plane · (p, 1) > 0`. Written in the object's own model frame, they move with it.
+    pub planes: Vec<Vec4>,
+    /// The cut-out material's coverage, when the glTF material is MASK or BLEND.
+    pub coverage: Option<Coverage>,
+    /// The object's `alpha_cutoff`: a point whose alpha is below it is cut.
+    pub cutoff: f32,
+}
+
+impl Cut {
+    /// Whether the world point `p` is kept; `uv` gives its TEXCOORD_0, asked for only when a
+    /// cut-out needs it.
+    #[inline]
+    pub fn keeps(&self, p: Vec3, uv: impl FnOnce() -> Vec2) -> bool {
+        let h = p.extend(1.0);
+        if self.planes.iter().any(|plane| plane.dot(h) > 0.0) {
+            return false;
+        }
+        match &self.coverage {
+            Some(c) => c.alpha(uv()) >= self.cutoff,
+            None => true,
+        }
+    }
+}
+
+/// An object's clip planes `[nx, ny, nz, d]` (cut where `n·p > d` in the object's model frame)
+/// carried to the world frame by `world`, the object's world transform: the plane as a
+/// covector `(n, −d)` maps by the inverse transpose, which keeps which side is cut. A plane
+/// that does not survive the transform finite is dropped (the reader keeps the values finite
+/// and the builder refuses flattening transforms, so this does not arise from a scene file).
+pub fn world_planes(clip: &[[f32; 4]], world: Mat4) -> Vec<Vec4> {
+    let to_world = world.inverse().transpose();
+    clip.iter()
+        .map(|c| to_world * Vec4::new(c[0], c[1], c[2], -c[3]))
+        .filter(|p| p.is_finite())
+        .collect()
 }
 
 /// A material as the integrator uses it.
@@ -88,6 +135,11 @@ pub struct World {
     pub materials: Vec<MaterialDef>,
     /// Every light.
     pub lights: Vec<Light>,
+    /// Per triangle light (they come first in `lights`): the instance it is a face of, so that
+    /// light sampling can refuse a point a [`Cut`] removes.
+    pub light_instance: Vec<u32>,
+    /// The cuts instances point at; empty when nothing is cut, and then no ray pays for them.
+    pub cuts: Vec<Cut>,
     /// Chooses a light for next-event estimation, by power.
     pub light_choice: Distribution1D,
     /// Indices of sphere lights other rays can hit.
@@ -161,6 +213,8 @@ const DRAWN: &[&str] = &[
     "object.dynamic",
     "object.pick",
     "object.authoring",
+    "object.clip",
+    "object.alpha_cutoff",
     "light",
     "light.id",
     "light.name",
@@ -445,6 +499,8 @@ impl World {
         let mut infos: Vec<InstanceInfo> = Vec::new();
         let mut objects: Vec<ObjectRecord> = Vec::new();
         let mut emissive: Vec<usize> = Vec::new();
+        let mut cuts: Vec<Cut> = Vec::new();
+        let mut cut_warned: HashSet<String> = HashSet::new();
 
         for (oi, o) in scene.objects.iter().enumerate() {
             let mut record = ObjectRecord {
@@ -503,6 +559,12 @@ impl World {
             };
             let Ok(asset) = asset else { continue };
             let a = &assets_list[asset];
+            let planes = world_planes(&o.clip, world);
+            let cutoff = if o.alpha_cutoff.is_finite() {
+                o.alpha_cutoff.clamp(0.0, 1.0)
+            } else {
+                0.5
+            };
             for part in &a.parts {
                 let node_override = part
                     .node_path
@@ -571,6 +633,37 @@ impl World {
                 record.triangles += geom.indices.len();
                 let emits = luminance(materials[material as usize].emission) > 0.0
                     && shadow != Shadow::Only;
+                let coverage = part.coverage.and_then(|c| a.coverages.get(c));
+                if let Some(c) = coverage {
+                    let file = mesh.file.display();
+                    let mut note = |m: String| {
+                        if cut_warned.insert(m.clone()) {
+                            asset_warnings.push(m);
+                        }
+                    };
+                    if c.blend {
+                        note(format!(
+                            "{file}: material '{}': alphaMode BLEND drawn as MASK with cutoff {cutoff}",
+                            c.material
+                        ));
+                    } else if (c.file_cutoff - cutoff).abs() > 1e-6 {
+                        note(format!(
+                            "{file}: material '{}': its alphaCutoff {} is not used; object {:?} \
+                             cuts at its alpha_cutoff {cutoff}",
+                            c.material, c.file_cutoff, o.key
+                        ));
+                    }
+                }
+                let cut = if planes.is_empty() && coverage.is_none() {
+                    None
+                } else {
+                    cuts.push(Cut {
+                        planes: planes.clone(),
+                        coverage: coverage.cloned(),
+                        cutoff,
+                    });
+                    Some((cuts.len() - 1) as u32)
+                };
                 if emits {
                     emissive.push(instances.len());
                 }
@@ -586,6 +679,7 @@ impl World {
                     two_sided,
                     first_light: None,
                     object: objects.len() as u32,
+                    cut,
                 });
             }
             objects.push(record);
@@ -616,6 +710,7 @@ impl World {
 
         // Lights: emissive triangles first (instances point at them), then the rest.
         let mut lights: Vec<Light> = Vec::new();
+        let mut light_instance: Vec<u32> = Vec::new();
         for &ii in &emissive {
             let inst = &instances[ii];
             let mesh = &tri_meshes[inst.mesh as usize];
@@ -636,6 +731,7 @@ impl World {
                     radiance,
                     two_sided: info.two_sided,
                 });
+                light_instance.push(ii as u32);
             }
         }
         let mut spheres = Vec::new();
@@ -730,6 +826,8 @@ impl World {
             instances: infos,
             materials,
             lights,
+            light_instance,
+            cuts,
             light_choice,
             spheres,
             all_spheres,
@@ -843,6 +941,45 @@ pub fn display_root(root: &Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Clip planes written in the object's frame cut the same material points wherever the
+    /// object is moved, turned, scaled unevenly or mirrored.
+    #[test]
+    fn clip_planes_follow_the_object_frame() {
+        let clip = [[1.0, 2.0, -0.5, 0.25], [0.0, -1.0, 0.0, 0.1]];
+        let frames = [
+            Mat4::IDENTITY,
+            crate::geometry::model_matrix([1.0, -2.0, 3.0], [30.0, 45.0, 60.0], [2.0, 0.5, 3.0]),
+            crate::geometry::model_matrix([0.0, 5.0, 0.0], [0.0, 90.0, 0.0], [-1.0, 1.0, 1.0]),
+        ];
+        for world in frames {
+            let planes = world_planes(&clip, world);
+            assert_eq!(planes.len(), 2);
+            let cut = Cut {
+                planes,
+                coverage: None,
+                cutoff: 0.5,
+            };
+            for i in 0..200 {
+                // A lattice of object points, some on each side of each plane.
+                let f = |k: u32| ((i * k) % 17) as f32 / 8.0 - 1.0;
+                let p = Vec3::new(f(3), f(5), f(7));
+                let object_cut = clip
+                    .iter()
+                    .any(|c| Vec3::new(c[0], c[1], c[2]).dot(p) > c[3] + 1e-4);
+                let object_kept = clip
+                    .iter()
+                    .all(|c| Vec3::new(c[0], c[1], c[2]).dot(p) < c[3] - 1e-4);
+                let kept = cut.keeps(world.transform_point3(p), || Vec2::ZERO);
+                if object_cut {
+                    assert!(!kept, "{p} in {world}");
+                }
+                if object_kept {
+                    assert!(kept, "{p} in {world}");
+                }
+            }
+        }
+    }
 
     /// The spec's lamp, placed twice on a desk: placements draw through their groups, and the
     /// lights they place take the placements' world transforms.

@@ -64,7 +64,7 @@ pub(crate) struct NodeRay {
 impl NodeRay {
     /// `d` must be finite with its largest component magnitude in `[1, 2)` (callers scale it by
     /// a power of two), so the clamp at [`MIN_DIR`] is a relative one.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn new(o: Vec3, d: Vec3, t_max: f32) -> NodeRay {
         let rcp = |c: f32| {
             if c < 0.0 {

@@ -116,7 +116,7 @@ const DIR_EXP_RANGE: i32 = 100;
 /// Scales `d` by a power of two so that its largest component magnitude lies in `[1, 2)`.
 /// Returns the scaled direction and the factor `s` (so `t_scaled = t / s`), or `None` for a
 /// direction that is zero, non-finite or outside `2^±100`.
-#[inline]
+#[inline(always)]
 fn normalise_pow2(d: Vec3) -> Option<(Vec3, f32)> {
     let m = d.abs().max_element();
     if !m.is_finite() || m == 0.0 {

@@ -41,7 +41,7 @@ pub(crate) struct TriHit {
 impl TriRay {
     /// Constants for the ray `o + t·d`. `d` must be finite and not zero (callers check); then
     /// `d[kz] != 0` because it is the largest component in magnitude.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn new(o: Vec3, d: Vec3) -> TriRay {
         let a = d.abs();
         let kz = if a.x >= a.y && a.x >= a.z {

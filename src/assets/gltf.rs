@@ -5,11 +5,14 @@
 //! because the crate's own readers panic (debug overflow checks, asserts) on a malformed file,
 //! and this loader must answer every file with a mesh or an error.
 
+use super::texture::{decode_alpha, AlphaTexture, Coverage, Filter, Wrap};
 use super::{smooth_normals, AssetError, AssetErrorKind, Geometry, MeshAsset, Part};
 use ::gltf::accessor::{DataType, Dimensions};
 use ::gltf::buffer::Source;
+use ::gltf::material::AlphaMode;
 use ::gltf::mesh::Mode;
 use ::gltf::scene::Transform;
+use ::gltf::texture::{MagFilter, WrappingMode};
 use ::gltf::{Accessor, Document, Node, Primitive, Semantic};
 use glam::{Mat4, Quat, Vec2, Vec3};
 use serde_json::Value;
@@ -17,6 +20,7 @@ use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::io::Read;
 use std::path::Path;
+use std::sync::Arc;
 
 /// glTF extensions that a file may list in `extensionsRequired` and still be loaded: the ones
 /// this loader really implements. Any other required extension is refused by name.
@@ -126,6 +130,10 @@ fn load(path: &Path, node: Option<&str>) -> Result<MeshAsset, Failure> {
         doc: &doc,
         raw: &raw,
         buffers: &buffers,
+        base,
+        coverage_of: HashMap::new(),
+        alpha_of: HashMap::new(),
+        base_colour_warned: false,
         asset: MeshAsset::default(),
         geometry_of: HashMap::new(),
         warned: HashSet::new(),
@@ -286,6 +294,26 @@ fn percent_decode(s: &str) -> Option<String> {
     String::from_utf8(out).ok()
 }
 
+/// Reads the file a relative or `file:` URI names, beside the glTF (`base`); `what` names the
+/// buffer or image in messages. Other schemes (http:) are refused.
+fn read_file_uri(base: &Path, uri: &str, what: &str) -> Result<Vec<u8>, Failure> {
+    let rel = if let Some(p) = uri.strip_prefix("file://") {
+        p.to_string()
+    } else if let Some(p) = uri.strip_prefix("file:") {
+        p.to_string()
+    } else if uri.contains(':') {
+        return Err(format!(
+            "{what}: URI scheme of \"{uri}\" is not supported (only relative paths, file: and \
+             data:)"
+        )
+        .into());
+    } else {
+        percent_decode(uri).ok_or_else(|| format!("{what}: malformed URI \"{uri}\""))?
+    };
+    let file = base.join(rel);
+    read_limited(&file, &format!("{what} ({})", file.display()))
+}
+
 /// Loads every buffer: the GLB BIN chunk, a base64 data URI, or a file beside the glTF.
 fn load_buffers<'b>(
     doc: &Document,
@@ -305,27 +333,7 @@ fn load_buffers<'b>(
                     .map_err(|e| format!("buffer {i}: bad data URI: {e}"))?;
                 Cow::Owned(data.0)
             }
-            Source::Uri(uri) => {
-                let rel = if let Some(p) = uri.strip_prefix("file://") {
-                    p.to_string()
-                } else if let Some(p) = uri.strip_prefix("file:") {
-                    p.to_string()
-                } else if uri.contains(':') {
-                    return Err(format!(
-                        "buffer {i}: URI scheme of \"{uri}\" is not supported (only relative \
-                         paths, file: and data:)"
-                    )
-                    .into());
-                } else {
-                    percent_decode(uri)
-                        .ok_or_else(|| format!("buffer {i}: malformed URI \"{uri}\""))?
-                };
-                let file = base.join(rel);
-                Cow::Owned(read_limited(
-                    &file,
-                    &format!("buffer {i} ({})", file.display()),
-                )?)
-            }
+            Source::Uri(uri) => Cow::Owned(read_file_uri(base, uri, &format!("buffer {i}"))?),
         };
         if data.len() < buffer.length() {
             return Err(format!(
@@ -350,6 +358,14 @@ struct Loader<'a> {
     /// without its `extensions` feature, does not expose.
     raw: &'a Value,
     buffers: &'a [Cow<'a, [u8]>],
+    /// The glTF's folder, where relative image URIs point.
+    base: &'a Path,
+    /// Per glTF material index: its [`MeshAsset::coverages`] slot, `None` when opaque.
+    coverage_of: HashMap<usize, Option<usize>>,
+    /// Per glTF texture index: its decoded alpha (`None` when the image has no alpha channel).
+    alpha_of: HashMap<usize, Option<Arc<AlphaTexture>>>,
+    /// Whether the file's base colour textures have been warned about (once per file).
+    base_colour_warned: bool,
     asset: MeshAsset,
     /// Geometry index per primitive key; `None` for a primitive skipped (warned once).
     geometry_of: HashMap<GeometryKey, Option<usize>>,
@@ -677,7 +693,7 @@ impl<'a> Loader<'a> {
     }
 
     /// One node: warnings for what it carries that a mesh drops, parts for its primitives.
-    fn visit(&mut self, node: &Node<'a>, world: Mat4, path: &[String]) -> Result<(), String> {
+    fn visit(&mut self, node: &Node<'a>, world: Mat4, path: &[String]) -> Result<(), Failure> {
         let label = node_label(node);
         if node.camera().is_some() {
             self.warn(format!(
@@ -714,8 +730,9 @@ impl<'a> Loader<'a> {
             let material = prim.material();
             let name = material.name().map(str::to_string);
             let double_sided = material.double_sided();
+            let coverage = self.coverage(&material)?;
             if self.asset.parts.len().saturating_add(instances.len()) > MAX_PARTS {
-                return Err(format!("the mesh has more than {MAX_PARTS} parts"));
+                return Err(format!("the mesh has more than {MAX_PARTS} parts").into());
             }
             for inst in &instances {
                 self.asset.parts.push(Part {
@@ -724,10 +741,145 @@ impl<'a> Loader<'a> {
                     node_path: path.to_vec(),
                     material: name.clone(),
                     double_sided,
+                    coverage,
                 });
             }
         }
         Ok(())
+    }
+
+    /// The cut-out coverage of a primitive's material, built on first use: `None` for an
+    /// opaque material (and the default material, which is opaque). Warns, once per file, that
+    /// base colour textures are not rendered (only a cut-out's alpha is read).
+    fn coverage(&mut self, material: &::gltf::Material<'a>) -> Result<Option<usize>, Failure> {
+        let Some(index) = material.index() else {
+            return Ok(None);
+        };
+        if let Some(&c) = self.coverage_of.get(&index) {
+            return Ok(c);
+        }
+        let label = match material.name() {
+            Some(n) => format!("material '{n}'"),
+            None => format!("material {index}"),
+        };
+        let pbr = material.pbr_metallic_roughness();
+        if pbr.base_color_texture().is_some() && !self.base_colour_warned {
+            self.base_colour_warned = true;
+            self.warn(format!(
+                "{label}: base colour textures are not rendered yet (colours come from the \
+                 scene's materials; only a cut-out material's alpha is read)"
+            ));
+        }
+        let blend = match material.alpha_mode() {
+            AlphaMode::Opaque => {
+                self.coverage_of.insert(index, None);
+                return Ok(None);
+            }
+            AlphaMode::Mask => false,
+            AlphaMode::Blend => true,
+        };
+        let a = pbr.base_color_factor()[3];
+        let factor = if a.is_finite() {
+            a.clamp(0.0, 1.0)
+        } else {
+            1.0
+        };
+        let texture = match pbr.base_color_texture() {
+            None => None,
+            Some(info) if info.tex_coord() != 0 => {
+                self.warn(format!(
+                    "{label}: its base colour texture reads TEXCOORD_{}; only TEXCOORD_0 is \
+                     read, so the texture's alpha is not applied (the cut-out uses \
+                     baseColorFactor's alpha alone)",
+                    info.tex_coord()
+                ));
+                None
+            }
+            Some(info) => {
+                let transformed = self
+                    .raw
+                    .pointer(&format!(
+                        "/materials/{index}/pbrMetallicRoughness/baseColorTexture/extensions/\
+                         KHR_texture_transform"
+                    ))
+                    .is_some();
+                if transformed {
+                    self.warn(format!(
+                        "{label}: KHR_texture_transform on its base colour texture is not \
+                         applied; the cut-out reads TEXCOORD_0 as it is"
+                    ));
+                }
+                self.alpha_texture(&info.texture(), &label)?
+            }
+        };
+        let file_cutoff = material.alpha_cutoff().unwrap_or(0.5);
+        self.asset.coverages.push(Coverage {
+            material: material
+                .name()
+                .map_or_else(|| format!("material {index}"), str::to_string),
+            blend,
+            factor,
+            texture,
+            file_cutoff: if file_cutoff.is_finite() {
+                file_cutoff
+            } else {
+                0.5
+            },
+        });
+        let slot = Some(self.asset.coverages.len() - 1);
+        self.coverage_of.insert(index, slot);
+        Ok(slot)
+    }
+
+    /// The alpha of a texture's image, decoded once per texture (its sampler's wrap modes and
+    /// filter go with it). The image comes from a bufferView (GLB), a data URI or a file beside
+    /// the glTF.
+    fn alpha_texture(
+        &mut self,
+        texture: &::gltf::Texture<'a>,
+        label: &str,
+    ) -> Result<Option<Arc<AlphaTexture>>, Failure> {
+        if let Some(t) = self.alpha_of.get(&texture.index()) {
+            return Ok(t.clone());
+        }
+        let image = texture.source();
+        let what = match image.name() {
+            Some(n) => format!("{label}: base colour texture image {} '{n}'", image.index()),
+            None => format!("{label}: base colour texture image {}", image.index()),
+        };
+        let bytes: Cow<[u8]> = match image.source() {
+            ::gltf::image::Source::View { view, .. } => {
+                Cow::Borrowed(self.view_bytes(&view, 0, view.length(), 1, 1, &what)?)
+            }
+            ::gltf::image::Source::Uri { uri, .. } if uri.starts_with("data:") => {
+                let data = ::gltf::buffer::Data::from_source(Source::Uri(uri), None)
+                    .map_err(|e| format!("{what}: bad data URI: {e}"))?;
+                Cow::Owned(data.0)
+            }
+            ::gltf::image::Source::Uri { uri, .. } => {
+                Cow::Owned(read_file_uri(self.base, uri, &what)?)
+            }
+        };
+        let sampler = texture.sampler();
+        let wrap = |m: WrappingMode| match m {
+            WrappingMode::Repeat => Wrap::Repeat,
+            WrappingMode::ClampToEdge => Wrap::ClampToEdge,
+            WrappingMode::MirroredRepeat => Wrap::MirroredRepeat,
+        };
+        let filter = match sampler.mag_filter() {
+            Some(MagFilter::Nearest) => Filter::Nearest,
+            _ => Filter::Bilinear,
+        };
+        let decoded = decode_alpha(
+            &bytes,
+            wrap(sampler.wrap_s()),
+            wrap(sampler.wrap_t()),
+            filter,
+        )
+        .map_err(|e| format!("{what}: {e}"))?
+        .map(Arc::new);
+        self.alpha_of.insert(texture.index(), decoded.clone());
+        Ok(decoded)
     }
 
     /// EXT_mesh_gpu_instancing: one instance transform (T·R·S, applied before the node's
@@ -1688,6 +1840,265 @@ mod tests {
 
     /// Loads every model of the shared asset folder; each must load or be refused with a
     /// reason, and the known refusals must name their extension.
+    /// A 2 × 1 RGBA PNG with alphas 10 and 250.
+    fn two_texel_png() -> Vec<u8> {
+        let mut img = image::RgbaImage::new(2, 1);
+        img.put_pixel(0, 0, image::Rgba([1, 2, 3, 10]));
+        img.put_pixel(1, 0, image::Rgba([1, 2, 3, 250]));
+        let mut out = Vec::new();
+        image::DynamicImage::ImageRgba8(img)
+            .write_to(&mut std::io::Cursor::new(&mut out), image::ImageFormat::Png)
+            .unwrap();
+        out
+    }
+
+    /// One triangle with TEXCOORD_0 and one material (`material`, JSON), plus `more` top-level
+    /// members (textures, images, samplers, extra bufferViews); `extra_bin` is appended to the
+    /// buffer after the vertex data, at byte 60.
+    fn textured_triangle(material: &str, more: &str, extra_bin: &[u8]) -> (Vec<u8>, String) {
+        let mut bin = f32_bytes(&ONE_TRIANGLE);
+        bin.extend(f32_bytes(&[0.0, 0.0, 1.0, 0.0, 0.0, 1.0]));
+        bin.extend_from_slice(extra_bin);
+        let json = format!(
+            r#"{{"asset":{{"version":"2.0"}},"scenes":[{{"nodes":[0]}}],"nodes":[{{"mesh":0}}],
+            "meshes":[{{"primitives":[{{"attributes":{{"POSITION":0,"TEXCOORD_0":1}},"material":0}}]}}],
+            "accessors":[{{"bufferView":0,"componentType":5126,"count":3,"type":"VEC3","min":[0,0,0],"max":[1,1,0]}},
+              {{"bufferView":0,"byteOffset":36,"componentType":5126,"count":3,"type":"VEC2"}}],
+            "materials":[{material}]{more}"#
+        );
+        (bin, json)
+    }
+
+    /// Wraps a JSON document's text (without its closing brace) and a buffer into the GLB
+    /// container.
+    fn glb(json: &str, bin: &[u8]) -> Vec<u8> {
+        let mut j = json.as_bytes().to_vec();
+        while j.len() % 4 != 0 {
+            j.push(b' ');
+        }
+        let mut b = bin.to_vec();
+        while b.len() % 4 != 0 {
+            b.push(0);
+        }
+        let total = 12 + 8 + j.len() + 8 + b.len();
+        let mut out = Vec::new();
+        out.extend_from_slice(b"glTF");
+        out.extend(2u32.to_le_bytes());
+        out.extend((total as u32).to_le_bytes());
+        out.extend((j.len() as u32).to_le_bytes());
+        out.extend_from_slice(b"JSON");
+        out.extend(j);
+        out.extend((b.len() as u32).to_le_bytes());
+        out.extend_from_slice(b"BIN\0");
+        out.extend(b);
+        out
+    }
+
+    const MASK_LEAF: &str = r#"{"name":"leaf","alphaMode":"MASK","alphaCutoff":0.3,
+        "pbrMetallicRoughness":{"baseColorFactor":[1,1,1,0.5],"baseColorTexture":{"index":0}}}"#;
+
+    fn assert_two_texel_coverage(m: &MeshAsset, wrap_s: Wrap, filter: Filter) {
+        assert_eq!(m.coverages.len(), 1, "{:?}", m.warnings);
+        assert_eq!(m.parts[0].coverage, Some(0));
+        let c = &m.coverages[0];
+        assert_eq!(c.material, "leaf");
+        assert!(!c.blend);
+        assert_eq!((c.factor, c.file_cutoff), (0.5, 0.3));
+        let t = c.texture.as_ref().expect("texture alpha");
+        assert_eq!(
+            (t.width, t.height, t.alpha.as_slice()),
+            (2, 1, &[10u8, 250][..])
+        );
+        assert_eq!(
+            (t.wrap_s, t.wrap_t, t.filter),
+            (wrap_s, Wrap::Repeat, filter)
+        );
+        assert!(
+            m.warnings.iter().any(
+                |w| w.starts_with("material 'leaf': base colour textures are not rendered yet")
+            ),
+            "{:?}",
+            m.warnings
+        );
+    }
+
+    #[test]
+    fn mask_texture_alpha_is_read_from_a_data_uri() {
+        let png = two_texel_png();
+        let (bin, json) = textured_triangle(
+            MASK_LEAF,
+            &format!(
+                r#","textures":[{{"source":0,"sampler":0}}],
+                "samplers":[{{"magFilter":9728,"wrapS":33648}}],
+                "images":[{{"uri":"data:image/png;base64,{}"}}]"#,
+                base64(&png)
+            ),
+            &[],
+        );
+        let doc = format!(
+            r#"{json},"buffers":[{{"byteLength":{n},"uri":"data:application/octet-stream;base64,{b}"}}],
+            "bufferViews":[{{"buffer":0,"byteLength":{n}}}]}}"#,
+            n = bin.len(),
+            b = base64(&bin)
+        );
+        let f = write_temp(doc.as_bytes());
+        let m = load_gltf(f.path(), None).unwrap_or_else(|e| panic!("{e}"));
+        check_invariants(&m);
+        assert_two_texel_coverage(&m, Wrap::MirroredRepeat, Filter::Nearest);
+    }
+
+    #[test]
+    fn mask_texture_alpha_is_read_from_a_glb_buffer_view() {
+        let png = two_texel_png();
+        let (bin, json) = textured_triangle(
+            MASK_LEAF,
+            &format!(
+                r#","textures":[{{"source":0}}],
+                "images":[{{"bufferView":1,"mimeType":"image/png"}}],
+                "buffers":[{{"byteLength":{n}}}],
+                "bufferViews":[{{"buffer":0,"byteLength":60}},{{"buffer":0,"byteOffset":60,"byteLength":{p}}}]}}"#,
+                n = 60 + png.len(),
+                p = png.len()
+            ),
+            &png,
+        );
+        let f = write_temp(&glb(&json, &bin));
+        let m = load_gltf(f.path(), None).unwrap_or_else(|e| panic!("{e}"));
+        // No sampler: glTF's defaults, REPEAT and (no magFilter) bilinear.
+        assert_two_texel_coverage(&m, Wrap::Repeat, Filter::Bilinear);
+    }
+
+    #[test]
+    fn mask_texture_alpha_is_read_from_a_file_beside_the_gltf() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("leaf alpha.png"), two_texel_png()).unwrap();
+        std::fs::write(dir.path().join("bad.png"), b"\x89PNG\r\n\x1a\nbroken").unwrap();
+        let write = |name: &str, image_uri: &str| {
+            let (bin, json) = textured_triangle(
+                MASK_LEAF,
+                &format!(
+                    r#","textures":[{{"source":0,"sampler":0}}],
+                    "samplers":[{{"wrapS":33071,"magFilter":9729}}],
+                    "images":[{{"uri":"{image_uri}","name":"leafimg"}}]"#
+                ),
+                &[],
+            );
+            let doc = format!(
+                r#"{json},"buffers":[{{"byteLength":{n},"uri":"data:application/octet-stream;base64,{b}"}}],
+                "bufferViews":[{{"buffer":0,"byteLength":{n}}}]}}"#,
+                n = bin.len(),
+                b = base64(&bin)
+            );
+            let path = dir.path().join(name);
+            std::fs::write(&path, doc).unwrap();
+            path
+        };
+        let m = load_gltf(&write("ok.gltf", "leaf%20alpha.png"), None)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_two_texel_coverage(&m, Wrap::ClampToEdge, Filter::Bilinear);
+        // A missing image is unreadable, a broken one invalid; both name the material and
+        // the image.
+        let e = load_gltf(&write("missing.gltf", "nope.png"), None).unwrap_err();
+        assert_eq!(e.kind, AssetErrorKind::Unreadable, "{e}");
+        assert!(
+            e.message
+                .contains("material 'leaf': base colour texture image 0 'leafimg'"),
+            "{e}"
+        );
+        let e = load_gltf(&write("broken.gltf", "bad.png"), None).unwrap_err();
+        assert_eq!(e.kind, AssetErrorKind::GltfInvalid, "{e}");
+        assert!(e.message.contains("image 0 'leafimg'"), "{e}");
+        let e = load_gltf(&write("http.gltf", "http://example.com/a.png"), None).unwrap_err();
+        assert!(e.message.contains("not supported"), "{e}");
+    }
+
+    #[test]
+    fn other_texcoord_sets_blend_and_opaque_materials() {
+        let png = two_texel_png();
+        let images = format!(
+            r#","textures":[{{"source":0}}],"images":[{{"uri":"data:image/png;base64,{}"}}]"#,
+            base64(&png)
+        );
+        let load = |material: &str| {
+            let (bin, json) = textured_triangle(material, &images, &[]);
+            let doc = format!(
+                r#"{json},"buffers":[{{"byteLength":{n},"uri":"data:application/octet-stream;base64,{b}"}}],
+                "bufferViews":[{{"buffer":0,"byteLength":{n}}}]}}"#,
+                n = bin.len(),
+                b = base64(&bin)
+            );
+            let f = write_temp(doc.as_bytes());
+            load_gltf(f.path(), None).unwrap_or_else(|e| panic!("{e}"))
+        };
+        // TEXCOORD_1: warned by name, the factor alone is the alpha.
+        let m = load(
+            r#"{"name":"leaf","alphaMode":"MASK","pbrMetallicRoughness":{"baseColorFactor":[1,1,1,0.25],
+            "baseColorTexture":{"index":0,"texCoord":1}}}"#,
+        );
+        let c = &m.coverages[0];
+        assert_eq!(
+            (c.factor, c.file_cutoff, c.texture.is_none()),
+            (0.25, 0.5, true)
+        );
+        assert!(
+            m.warnings.iter().any(|w| {
+                w.starts_with(
+                "material 'leaf': its base colour texture reads TEXCOORD_1; only TEXCOORD_0 is read"
+            )
+            }),
+            "{:?}",
+            m.warnings
+        );
+        // BLEND is a cut-out too, marked as such.
+        let m = load(
+            r#"{"name":"glass","alphaMode":"BLEND","pbrMetallicRoughness":{"baseColorTexture":{"index":0}}}"#,
+        );
+        assert!(m.coverages[0].blend && m.coverages[0].texture.is_some());
+        assert_eq!(m.coverages[0].factor, 1.0);
+        // OPAQUE: no coverage and no decoding, only the base colour warning.
+        let m = load(r#"{"name":"wall","pbrMetallicRoughness":{"baseColorTexture":{"index":0}}}"#);
+        assert!(m.coverages.is_empty() && m.parts[0].coverage.is_none());
+        assert_eq!(m.warnings.len(), 1, "{:?}", m.warnings);
+        assert!(
+            m.warnings[0].starts_with("material 'wall': base colour textures are not rendered yet")
+        );
+    }
+
+    /// The shared AlphaBlendModeTest: four cut-out materials reading one PNG, decoded once;
+    /// the JPEG textures of its opaque materials are never decoded.
+    #[test]
+    fn alpha_blend_mode_test_reads_its_cutouts() {
+        let file = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../shared/assets/gltf/AlphaBlendModeTest/AlphaBlendModeTest.glb");
+        if !file.is_file() {
+            eprintln!("skipped: {} is absent", file.display());
+            return;
+        }
+        let m = load_gltf(&file, None).unwrap_or_else(|e| panic!("{e}"));
+        let mut got: Vec<(&str, bool, f32)> = m
+            .coverages
+            .iter()
+            .map(|c| (c.material.as_str(), c.blend, c.file_cutoff))
+            .collect();
+        got.sort_by(|a, b| a.0.cmp(b.0));
+        assert_eq!(
+            got,
+            [
+                ("MatBlend", true, 0.5),
+                ("MatCutoff25", false, 0.25),
+                ("MatCutoff75", false, 0.75),
+                ("MatCutoffDefault", false, 0.5)
+            ]
+        );
+        let t = m.coverages[0].texture.as_ref().expect("the PNG has alpha");
+        assert!(m
+            .coverages
+            .iter()
+            .all(|c| c.texture.as_ref().is_some_and(|u| Arc::ptr_eq(t, u))));
+        let (lo, hi) = (t.alpha.iter().min().unwrap(), t.alpha.iter().max().unwrap());
+        assert!(*lo < 64 && *hi > 192, "alpha range {lo}..{hi}");
+    }
+
     #[test]
     fn every_shared_model_loads_or_is_refused_with_a_reason() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/assets/gltf");

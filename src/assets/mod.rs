@@ -16,9 +16,11 @@ use std::path::{Path, PathBuf};
 
 mod gltf;
 mod hdr;
+mod texture;
 
 pub use self::gltf::{load_gltf, SUPPORTED_REQUIRED_EXTENSIONS};
 pub use self::hdr::{load_hdr, MAX_HDR_HEIGHT, MAX_HDR_WIDTH};
+pub use self::texture::{decode_alpha, AlphaTexture, Coverage, Filter, Wrap, MAX_TEXTURE_SIDE};
 
 /// One glTF primitive's triangles, kept once however many nodes (or GPU instances) place it.
 ///
@@ -66,6 +68,9 @@ pub struct Part {
     /// The glTF material's `doubleSided` (false without a material, glTF's default). Reported
     /// only: the world builder decides how it combines with `two_sided` overrides.
     pub double_sided: bool,
+    /// Index into [`MeshAsset::coverages`] when the glTF material is a cut-out (alphaMode
+    /// MASK or BLEND); `None` for an opaque one.
+    pub coverage: Option<usize>,
 }
 
 /// The triangles of one `[mesh.<name>]`: each distinct geometry once, and its placements.
@@ -75,6 +80,8 @@ pub struct MeshAsset {
     pub geometries: Vec<Geometry>,
     /// Placements, in node pre-order (a node's parts, then its children's).
     pub parts: Vec<Part>,
+    /// The cut-out materials the parts use, each once.
+    pub coverages: Vec<Coverage>,
     /// Things the loader dropped or could not honour (skins, cameras, line primitives, ...),
     /// one sentence each, for the caller to report.
     pub warnings: Vec<String>,

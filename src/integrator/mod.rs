@@ -84,9 +84,102 @@ fn offset_origin(p: Vec3, n: Vec3, w: Vec3) -> Vec3 {
     p + n * eps
 }
 
+/// Barycentric weights `(b1, b2)` of point `q` in triangle `p`, projected onto its plane.
+fn barycentric(p: &[Vec3; 3], q: Vec3) -> (f32, f32) {
+    let (e1, e2, d) = (p[1] - p[0], p[2] - p[0], q - p[0]);
+    let (d11, d12, d22) = (e1.dot(e1), e1.dot(e2), e2.dot(e2));
+    let (d1, d2) = (d.dot(e1), d.dot(e2));
+    let den = d11 * d22 - d12 * d12;
+    if den == 0.0 || !den.is_finite() {
+        return (0.0, 0.0);
+    }
+    ((d22 * d1 - d12 * d2) / den, (d11 * d2 - d12 * d1) / den)
+}
+
 impl World {
+    /// TEXCOORD_0 at barycentric `(b1, b2)` of triangle `prim` of `instance`'s mesh.
+    fn uv_at(&self, instance: u32, prim: u32, b1: f32, b2: f32) -> Vec2 {
+        let Some(inst) = self.accel.instances().get(instance as usize) else {
+            return Vec2::ZERO;
+        };
+        let (Some(mesh), Some(shading)) = (
+            self.accel.meshes().get(inst.mesh as usize),
+            self.shading.get(inst.mesh as usize),
+        ) else {
+            return Vec2::ZERO;
+        };
+        let Some(tri) = mesh.indices.get(prim as usize) else {
+            return Vec2::ZERO;
+        };
+        let uv = |v: u32| shading.uvs.get(v as usize).copied().unwrap_or(Vec2::ZERO);
+        uv(tri[0]) * (1.0 - b1 - b2) + uv(tri[1]) * b1 + uv(tri[2]) * b2
+    }
+
+    /// Whether a candidate hit survives its instance's [`Cut`](crate::world::Cut), if any.
+    #[inline]
+    fn kept(&self, ray: &Ray, h: &Hit) -> bool {
+        let Some(c) = self.instances.get(h.instance as usize).and_then(|i| i.cut) else {
+            return true;
+        };
+        self.cuts[c as usize].keeps(ray.at(h.t), || self.uv_at(h.instance, h.prim, h.b1, h.b2))
+    }
+
+    /// The nearest surface a ray meets, past the cuts. A world with no cut takes the plain
+    /// query, so scenes without clip planes or cut-outs pay nothing for them.
+    #[inline(always)]
+    fn closest(&self, ray: &Ray, m: u32) -> Option<Hit> {
+        if self.cuts.is_empty() {
+            self.accel.closest_hit(ray, m)
+        } else {
+            self.closest_past_cuts(ray, m)
+        }
+    }
+
+    /// Kept out of line, so that the code a world without cuts runs stays as it was.
+    #[inline(never)]
+    fn closest_past_cuts(&self, ray: &Ray, m: u32) -> Option<Hit> {
+        self.accel
+            .closest_hit_filtered(ray, m, |h| self.kept(ray, h))
+    }
+
+    /// Whether a shadow ray meets a kept surface; out of line as [`Self::closest_past_cuts`].
+    #[inline(never)]
+    fn blocked_past_cuts(&self, ray: &Ray) -> bool {
+        self.accel.any_hit(ray, mask::CASTS, |h| self.kept(ray, h))
+    }
+
+    /// Whether the point `q` that light sampling chose on triangle light `light` is cut away
+    /// (it then emits nothing; rejecting it keeps light sampling unbiased, since the cut part
+    /// of the triangle has no emission to find).
+    #[inline(always)]
+    fn light_point_cut(&self, light: usize, q: Vec3) -> bool {
+        !self.cuts.is_empty() && self.light_point_cut_slow(light, q)
+    }
+
+    /// [`Self::light_point_cut`] in a world with cuts, out of line.
+    #[inline(never)]
+    fn light_point_cut_slow(&self, light: usize, q: Vec3) -> bool {
+        let Some(&ii) = self.light_instance.get(light) else {
+            return false;
+        };
+        let Some(info) = self.instances.get(ii as usize) else {
+            return false;
+        };
+        let (Some(c), Some(first)) = (info.cut, info.first_light) else {
+            return false;
+        };
+        let prim = (light as u32).wrapping_sub(first);
+        let Light::Triangle { p, .. } = &self.lights[light] else {
+            return false;
+        };
+        !self.cuts[c as usize].keeps(q, || {
+            let (b1, b2) = barycentric(p, q);
+            self.uv_at(ii, prim, b1, b2)
+        })
+    }
+
     fn meet(&self, ray: &Ray, m: u32, spheres_all: bool) -> Meet {
-        let hit = self.accel.closest_hit(ray, m);
+        let hit = self.closest(ray, m);
         let mut t_best = hit.map_or(ray.t_max, |h| h.t);
         let mut best = hit.map_or(Meet::Nothing, Meet::Surface);
         let dn = ray.d.length();
@@ -111,7 +204,12 @@ impl World {
     }
 
     fn occluded(&self, ray: &Ray) -> bool {
-        if self.accel.any_hit(ray, mask::CASTS, |_| true) {
+        let blocked = if self.cuts.is_empty() {
+            self.accel.any_hit(ray, mask::CASTS, |_| true)
+        } else {
+            self.blocked_past_cuts(ray)
+        };
+        if blocked {
             return true;
         }
         let dn = ray.d.length();
@@ -293,7 +391,10 @@ impl World {
                 let (li_index, pick_pdf) = self.light_choice.sample_discrete(u_pick.x);
                 let light = &self.lights[li_index];
                 let u_light = sampler.get_2d(pixel, index, dim + 2);
-                if let Some(ls) = light.sample_li(s.p, u_light) {
+                if let Some(ls) = light
+                    .sample_li(s.p, u_light)
+                    .filter(|ls| !self.light_point_cut(li_index, s.p + ls.wi * ls.dist))
+                {
                     if ls.pdf > 0.0 && pick_pdf > 0.0 && ls.li != Vec3::ZERO {
                         let f = bsdf.f(wo, ls.wi);
                         let cos = ls.wi.dot(s.ns).abs();
