@@ -820,7 +820,7 @@ impl World {
         }
 
         let camera = Camera::new(&scene.camera.clone().unwrap_or_default(), size);
-        Ok(World {
+        let mut world = World {
             accel,
             shading,
             instances: infos,
@@ -840,7 +840,13 @@ impl World {
             },
             asset_warnings,
             asset_files,
-        })
+        };
+        // Lights picked by what they light in view, where a fixed pre-pass can tell
+        // (integrator/guide.rs); the power distribution otherwise.
+        if let Some(guided) = world.guided_light_choice(&powers) {
+            world.light_choice = guided;
+        }
+        Ok(world)
     }
 }
 

@@ -5,6 +5,8 @@
 //! most 16 segments, so emission seen directly is depth 1 and a light sampled from the first
 //! hit is depth 2. Russian roulette starts once a path has 5 segments.
 
+mod guide;
+
 use glam::{Vec2, Vec3};
 
 use crate::accel::Hit;
