@@ -221,18 +221,27 @@ fn manifest(
             _ => {}
         }
     }
-    for l in &scene.lights {
+    // Positions and radii as placed in the world (a prefab's light by its placement).
+    let placed = |i: usize, p: [f32; 3], r: f32| -> ([f32; 3], f32) {
+        world
+            .placed_lights
+            .get(i)
+            .map_or((p, r), |(w, wr)| (w.to_array(), *wr))
+    };
+    for (i, l) in scene.lights.iter().enumerate() {
+        let (position, radius) = placed(i, l.position, l.radius);
         lights.push(json!({
             "key": l.key, "id": l.id, "kind": "light",
-            "position": l.position, "color": l.color, "intensity": l.intensity,
-            "radius": l.radius, "range": l.range, "shadow": l.shadow,
+            "position": position, "color": l.color, "intensity": l.intensity,
+            "radius": radius, "range": l.range, "shadow": l.shadow,
             "units": "radiant intensity color*intensity W/sr",
         }));
     }
-    for e in &scene.emitters {
+    for (i, e) in scene.emitters.iter().enumerate() {
+        let (position, radius) = placed(scene.lights.len() + i, e.position, e.radius);
         lights.push(json!({
             "key": e.key, "id": e.id, "kind": "emitter",
-            "position": e.position, "color": e.color, "intensity": e.intensity, "radius": e.radius,
+            "position": position, "color": e.color, "intensity": e.intensity, "radius": radius,
             "units": "sphere of radiance color*intensity/(pi radius^2) W/(m^2 sr)",
         }));
     }

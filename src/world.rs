@@ -138,6 +138,9 @@ pub struct World {
     /// Per triangle light (they come first in `lights`): the instance it is a face of, so that
     /// light sampling can refuse a point a [`Cut`] removes.
     pub light_instance: Vec<u32>,
+    /// World position and radius of each `[[light]]`, then each `[[emitter]]`, in the scene's
+    /// order: a prefab's light placed by its placement's transform (for the manifest).
+    pub placed_lights: Vec<(Vec3, f32)>,
     /// The cuts instances point at; empty when nothing is cut, and then no ray pays for them.
     pub cuts: Vec<Cut>,
     /// Chooses a light for next-event estimation, by power.
@@ -735,9 +738,11 @@ impl World {
             }
         }
         let mut spheres = Vec::new();
+        let mut placed_lights = Vec::new();
         for l in &scene.lights {
             let i = rgb(l.color) * l.intensity.max(0.0);
             let (position, radius) = placed(l.parent.as_deref(), l.position, l.radius);
+            placed_lights.push((position, radius));
             if radius > 0.0 {
                 if l.shadow {
                     spheres.push(lights.len() as u32);
@@ -759,6 +764,7 @@ impl World {
         for e in &scene.emitters {
             spheres.push(lights.len() as u32);
             let (center, r) = placed(e.parent.as_deref(), e.position, e.radius);
+            placed_lights.push((center, r));
             let r = r.max(1e-6);
             lights.push(Light::Sphere {
                 center,
@@ -827,6 +833,7 @@ impl World {
             materials,
             lights,
             light_instance,
+            placed_lights,
             cuts,
             light_choice,
             spheres,

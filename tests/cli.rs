@@ -283,3 +283,49 @@ fn help_explains_every_option() {
         assert!(text.contains(opt), "--help lacks {opt}");
     }
 }
+
+#[test]
+fn the_manifest_places_a_prefabs_lights_in_the_world() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("plates");
+    let scene = repo().join("scenes/room.scene.toml");
+    let o = bake(&[
+        scene.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--size",
+        "16x9",
+        "--spp",
+        "1",
+        "--quiet",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let m: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("manifest.json")).unwrap()).unwrap();
+    let lights = m["lights"].as_array().unwrap();
+    let bulb = lights
+        .iter()
+        .find(|l| l["key"] == "lamp_sofa/bulb")
+        .expect("lamp_sofa/bulb in the manifest");
+    // The bulb at [0, 0.43, 0] in the prefab, placed at [0, 0.55, 0] on the side table at
+    // [0.15, 0, -2.15] (room.scene.toml, room.furniture.scene.toml).
+    let p: Vec<f64> = bulb["position"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap())
+        .collect();
+    let want = [0.15, 0.98, -2.15];
+    for (a, b) in p.iter().zip(want) {
+        assert!((a - b).abs() < 1e-5, "{p:?} != {want:?}");
+    }
+    // The shelf lamp's placement scales it by 0.8: its bulb's radius with it.
+    let shelf = lights
+        .iter()
+        .find(|l| l["key"] == "lamp_shelf/bulb")
+        .unwrap();
+    assert!(
+        (shelf["radius"].as_f64().unwrap() - 0.032).abs() < 1e-6,
+        "{shelf}"
+    );
+}
