@@ -141,6 +141,9 @@ pub struct World {
     /// World position and radius of each `[[light]]`, then each `[[emitter]]`, in the scene's
     /// order: a prefab's light placed by its placement's transform (for the manifest).
     pub placed_lights: Vec<(Vec3, f32)>,
+    /// `[trace] clamp_indirect`: the luminance cap on light contributions past the first
+    /// hit; 0 is off.
+    pub clamp_indirect: f32,
     /// The cuts instances point at; empty when nothing is cut, and then no ray pays for them.
     pub cuts: Vec<Cut>,
     /// Chooses a light for next-event estimation, by power.
@@ -268,6 +271,8 @@ const DRAWN: &[&str] = &[
     "sky.rotation_deg",
     "plates",
     "plates.dir",
+    "trace",
+    "trace.clamp_indirect",
     "authoring",
     "project",
     "project.name",
@@ -519,7 +524,7 @@ impl World {
                 errors.push(diag(
                     &o.at_loc,
                     "bad-reference",
-                    format!("object.{}.mesh", o.key),
+                    format!("{}.mesh", object_dkey(o)),
                     format!("no mesh named {:?}", o.mesh),
                 ));
                 continue;
@@ -527,7 +532,7 @@ impl World {
             let world = world_of(oi);
             let det = world.determinant();
             if !det.is_finite() || det.abs() < 1e-12 {
-                errors.push(diag(&o.at_loc, "bad-value", format!("object.{}.scale", o.key),
+                errors.push(diag(&o.at_loc, "bad-value", format!("{}.scale", object_dkey(o)),
                     format!("object {:?} has a transform that flattens it (determinant {det}): a zero scale, on it or a parent, cannot be drawn", o.key)));
                 continue;
             }
@@ -834,6 +839,11 @@ impl World {
             lights,
             light_instance,
             placed_lights,
+            clamp_indirect: scene
+                .trace
+                .as_ref()
+                .map_or(0.0, |t| t.clamp_indirect)
+                .clamp(0.0, 10_000.0),
             cuts,
             light_choice,
             spheres,
@@ -855,6 +865,12 @@ impl World {
         }
         Ok(world)
     }
+}
+
+/// An object's dotted diagnostic key, as the reader writes it: by its id when it has one,
+/// else by its key (the model keeps no file place for an entry without id).
+fn object_dkey(o: &scene::Object) -> String {
+    format!("object.{}", o.id.as_deref().unwrap_or(&o.key))
 }
 
 fn material_def(m: &scene::Material) -> MaterialDef {

@@ -329,3 +329,33 @@ fn the_manifest_places_a_prefabs_lights_in_the_world() {
         "{shelf}"
     );
 }
+
+#[test]
+fn a_zero_scale_is_refused_by_name_and_writes_nothing() {
+    let text = SCENE.replace(
+        "name = \"floor\"\nmesh = \"floor\"\n",
+        "name = \"floor\"\nmesh = \"floor\"\nscale = [1.0, 0.0, 1.0]\n",
+    );
+    assert_ne!(text, SCENE);
+    let p = project(&text);
+    let s = p.path().join("t.scene.toml");
+    let out = p.path().join("out");
+    let o = bake(&[
+        s.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--size",
+        "8x8",
+        "--spp",
+        "1",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let e = stderr(&o);
+    assert!(e.contains("bad-value"), "{e}");
+    assert!(e.contains("object.fdjavdz6xh.scale"), "{e}");
+    assert!(
+        e.contains("\"floor\" has a transform that flattens it"),
+        "{e}"
+    );
+    assert!(!out.exists(), "a refused bake wrote its output");
+}

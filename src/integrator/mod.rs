@@ -275,6 +275,23 @@ impl World {
         }
     }
 
+    /// A light contribution as `[trace] clamp_indirect` leaves it: one that lights a vertex
+    /// past the first hit (`indirect`) is scaled down, hue kept, to the cap's luminance.
+    /// Light at the first hit (emission seen, and the first hit's direct light, by light
+    /// sampling or by its BSDF ray) is never clamped.
+    #[inline(always)]
+    fn clamped(&self, c: Vec3, indirect: bool) -> Vec3 {
+        if !indirect || self.clamp_indirect <= 0.0 {
+            return c;
+        }
+        let y = luminance(c);
+        if y > self.clamp_indirect {
+            c * (self.clamp_indirect / y)
+        } else {
+            c
+        }
+    }
+
     fn light_pick_pdf(&self, light: u32) -> f32 {
         self.light_choice.discrete_pdf(light as usize)
     }
@@ -325,7 +342,7 @@ impl World {
                                 * self.lights[i as usize].pdf_li(prev_p, -wo, f32::INFINITY);
                             power_heuristic(prev_pdf, pl)
                         };
-                        l += beta * le * w;
+                        l += self.clamped(beta * le * w, segment >= 2);
                     }
                     break;
                 }
@@ -345,7 +362,7 @@ impl World {
                                 * self.lights[light as usize].pdf_li(prev_p, -wo, dist);
                             power_heuristic(prev_pdf, pl)
                         };
-                        l += beta * *radiance * w;
+                        l += self.clamped(beta * *radiance * w, segment >= 2);
                     }
                     // Emitters glow and do not reflect.
                     break;
@@ -374,7 +391,7 @@ impl World {
                 } else {
                     1.0
                 };
-                l += beta * le * w;
+                l += self.clamped(beta * le * w, segment >= 2);
             }
             if segment + 1 >= max_depth {
                 break;
@@ -424,7 +441,10 @@ impl World {
                                 } else {
                                     power_heuristic(light_pdf, bsdf.pdf(wo, ls.wi))
                                 };
-                                l += beta * f * ls.li * (cos * w / light_pdf);
+                                l += self.clamped(
+                                    beta * f * ls.li * (cos * w / light_pdf),
+                                    segment >= 1,
+                                );
                             }
                         }
                     }

@@ -1,0 +1,113 @@
+//! `[trace]` keys a path tracer reads: `clamp_indirect` caps what lights a vertex past the
+//! first hit and leaves the first hit's own light alone.
+
+use std::path::Path;
+
+use pfx_bake::film::{self, NoProgress};
+use pfx_bake::integrator::Settings;
+use pfx_bake::scene;
+use pfx_bake::world::World;
+
+/// The golden kit's floor and a cube in a low sun, with `trace` as the `[trace]` table.
+fn scene_with(dir: &Path, trace: &str) -> scene::Scene {
+    let kit = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/golden");
+    for f in ["kit.glb", "golden.materials.toml"] {
+        std::fs::copy(kit.join(f), dir.join(f)).unwrap();
+    }
+    std::fs::write(
+        dir.join("project.toml"),
+        "format = 1\n\n[project]\nname = \"t\"\n",
+    )
+    .unwrap();
+    let text = format!(
+        "format = 1\nmaterials = [\"golden.materials.toml\"]\n\n[mesh.floor]\nfile = \"kit.glb\"\nnode = \"floor\"\n\n[mesh.cube]\nfile = \"kit.glb\"\nnode = \"cube\"\n\n[[object]]\nname = \"floor\"\nmesh = \"floor\"\n\n[[object]]\nname = \"cube\"\nmesh = \"cube\"\nscale = [2.0, 1.5, 2.0]\n\n[sun]\nmodel = \"authored\"\ntoward = [-1.0, 0.6, 0.4]\nirradiance = 3.0\n\n[camera]\nat = [0.0, 2.4, 3.0]\nlook_at = [0.0, 0.15, 0.0]\nfov = 40.0\n{trace}"
+    );
+    let file = dir.join("t.scene.toml");
+    std::fs::write(&file, text).unwrap();
+    scene::load(&file).unwrap()
+}
+
+fn mean(world: &World, max_depth: u32) -> f64 {
+    let img = film::render(
+        world,
+        &Settings {
+            spp: 16,
+            max_depth,
+            seed: 3,
+            ..Settings::default()
+        },
+        &NoProgress,
+    );
+    img.radiance
+        .iter()
+        .map(|p| (p.x + p.y + p.z) as f64)
+        .sum::<f64>()
+        / img.radiance.len() as f64
+}
+
+#[test]
+fn clamp_indirect_caps_only_light_past_the_first_hit() {
+    let dir = tempfile::tempdir().unwrap();
+    let size = [48, 36];
+    let plain = World::build(&scene_with(dir.path(), ""), size)
+        .map_err(|e| e.0)
+        .unwrap();
+    let tiny = World::build(
+        &scene_with(dir.path(), "\n[trace]\nclamp_indirect = 0.000001\n"),
+        size,
+    )
+    .map_err(|e| e.0)
+    .unwrap();
+    let huge = World::build(
+        &scene_with(dir.path(), "\n[trace]\nclamp_indirect = 10000\n"),
+        size,
+    )
+    .map_err(|e| e.0)
+    .unwrap();
+    assert!(tiny.capabilities.is_empty(), "{:?}", tiny.capabilities);
+    // Two segments: the first hit's direct light alone (light sampling and the BSDF ray's
+    // MIS half), which no cap touches.
+    let direct = mean(&plain, 2);
+    let full = mean(&plain, 16);
+    let capped = mean(&tiny, 16);
+    println!("direct {direct:.5} full {full:.5} capped {capped:.5}");
+    // The floor beside the sunlit cube and the cube beside the sunlit floor get bounced light.
+    assert!(full > 1.05 * direct, "{full} vs {direct}");
+    // A cap of 1e-6 leaves at most ~1e-6 per contribution past the first hit.
+    assert!((capped / direct - 1.0).abs() < 1e-3, "{capped} vs {direct}");
+    // A cap above every contribution changes nothing, to the bit.
+    let a = film::render(
+        &plain,
+        &Settings {
+            spp: 4,
+            ..Settings::default()
+        },
+        &NoProgress,
+    );
+    let b = film::render(
+        &huge,
+        &Settings {
+            spp: 4,
+            ..Settings::default()
+        },
+        &NoProgress,
+    );
+    assert_eq!(a.radiance, b.radiance);
+}
+
+#[test]
+fn trace_keys_not_drawn_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let w = World::build(
+        &scene_with(dir.path(), "\n[trace]\nfilter_glossy = 0.25\n"),
+        [8, 8],
+    )
+    .map_err(|e| e.0)
+    .unwrap();
+    let notes: Vec<&str> = w.capabilities.iter().map(|c| c.message.as_str()).collect();
+    assert_eq!(
+        notes,
+        ["trace.filter_glossy is not rendered yet"],
+        "{notes:?}"
+    );
+}
