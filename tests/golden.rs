@@ -66,6 +66,8 @@ cases! {
     mirror: "tests/data/golden/mirror.scene.toml", 128 x 96, 16 spp, Some(check_mirror);
     shadow: "tests/data/golden/shadow.scene.toml", 128 x 96, 16 spp, Some(check_shadow);
     two_sided: "tests/data/golden/two_sided.scene.toml", 128 x 96, 64 spp, Some(check_two_sided);
+    clip: "tests/data/golden/clip.scene.toml", 128 x 96, 16 spp, Some(check_clip);
+    alpha_cutoff: "tests/data/golden/alpha_cutoff.scene.toml", 128 x 96, 16 spp, Some(check_alpha_cutoff);
 }
 
 /// The seed of the golden image.
@@ -332,6 +334,99 @@ fn check_two_sided(s: &Shot) {
         f_two > 3.0 * f_one,
         "the two-sided panel does not light the floor before it: {f_two} vs {f_one}"
     );
+}
+
+/// `[[object]] clip`, one plane and two, in the object's model frame: the cut part is not
+/// drawn, the inside shows and reflects, and the shadow loses what the cut part cast. The
+/// points were found by casting rays at the analytic scene (the kit's ball is a subdivided
+/// icosphere, within 1 % of its radius), each inside a region of its kind at least 3×3 pixels.
+fn check_clip(s: &Shot) {
+    let lit = s.lum_at([0.0, 0.0, 0.5], 2);
+    // "half": the ball (radius 0.4, centre (-0.7, 0.4, 0)) less its front half.
+    assert!(
+        !s.drawn_at(s.facing([-0.7, 0.4, 0.0], 0.4), 0.05),
+        "half: the front of the ball is drawn (clip ignored)"
+    );
+    let inside = [-0.755, 0.034, -0.152];
+    assert!(
+        s.drawn_at(inside, 0.05),
+        "half: the inside of its back half is not seen through the cut"
+    );
+    let inner = s.lum_at(inside, 2);
+    assert!(
+        inner > 0.5 * lit,
+        "half: the sunlit inside does not reflect: {inner} vs {lit}"
+    );
+    let cut_shadow = s.lum_at([-0.264, 0.0, 0.034], 2);
+    assert!(
+        cut_shadow > 0.8 * lit,
+        "half: the cut front half still casts its shadow: {cut_shadow} vs {lit}"
+    );
+    let kept_shadow = s.lum_at([-0.217, 0.0, -0.371], 2);
+    assert!(
+        kept_shadow < 0.3 * lit,
+        "half: the kept back half casts no shadow: {kept_shadow} vs {lit}"
+    );
+    // "ring": the ball (radius 0.35, centre (0.6, 0.35, 0)) cut to a band across the sun.
+    assert!(
+        s.drawn_at([0.728, 0.404, 0.321], 0.05),
+        "ring: the band is not drawn"
+    );
+    assert!(
+        !s.drawn_at(s.facing([0.6, 0.35, 0.0], 0.35), 0.05),
+        "ring: the ball's front is drawn (clip ignored)"
+    );
+    assert!(
+        s.drawn_at([0.523, 0.455, -0.325], 0.05),
+        "ring: the inside of the band's far side is not seen"
+    );
+    assert!(
+        s.drawn_at([0.777, 0.0, -0.371], 0.05),
+        "ring: the floor behind is not seen through the ring"
+    );
+    let through = s.lum_at([1.098, 0.0, -0.158], 1);
+    assert!(
+        through > 0.8 * lit,
+        "ring: no sun through the ring onto the middle of its shadow: {through} vs {lit}"
+    );
+}
+
+/// The alpha of texel (column, row from the top) of `cutout.glb`'s card
+/// (tests/data/golden/make_cutout.py).
+fn card_alpha(c: usize, r: usize) -> f32 {
+    [255.0, 51.0, 102.0, 166.0][(c + 2 * r) % 4] / 255.0
+}
+
+/// `alpha_cutoff` on a cut-out glTF material: the same card at 0.3 and at 0.8 keeps the
+/// texels whose alpha reaches its cutoff, and its shadow shows the same pattern.
+fn check_alpha_cutoff(s: &Shot) {
+    let lit = s.lum_at([0.0, 0.0, 0.4], 2);
+    for (name, x0, cutoff) in [("low", -0.6f32, 0.3f32), ("high", 0.6, 0.8)] {
+        for r in 0..4 {
+            for c in 0..4 {
+                let a = card_alpha(c, r);
+                let kept = a >= cutoff;
+                // The texel's centre on the card, and where the sun (from behind, 1 up for
+                // 0.8 towards the camera) casts it on the floor.
+                let x = x0 - 0.375 + 0.25 * c as f32;
+                let y = 0.875 - 0.25 * r as f32;
+                assert_eq!(
+                    s.drawn_at([x, y, 0.0], 0.05),
+                    kept,
+                    "{name} (alpha_cutoff {cutoff}): texel ({c}, {r}) of alpha {a:.2} drawn: {}",
+                    !kept
+                );
+                // Rows 1 and 2: their shadows lie well inside the view, 7 pixels deep.
+                if r == 1 || r == 2 {
+                    let shade = s.lum_at([x, 0.0, 0.8 * y], 1) / lit;
+                    assert!(
+                        if kept { shade < 0.3 } else { shade > 0.8 },
+                        "{name} (alpha_cutoff {cutoff}): the shadow of texel ({c}, {r}) of alpha {a:.2}: {shade:.3} of the lit floor"
+                    );
+                }
+            }
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------------------
