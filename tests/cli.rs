@@ -11,6 +11,19 @@ fn bake(args: &[&str]) -> Output {
         .expect("bake runs")
 }
 
+/// Bakes `scene` into `out` at 8×8 pixels and 1 spp: enough to see what a bake refuses.
+fn bake_tiny(scene: &std::path::Path, out: &std::path::Path) -> Output {
+    bake(&[
+        scene.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--size",
+        "8x8",
+        "--spp",
+        "1",
+    ])
+}
+
 fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
@@ -173,15 +186,7 @@ fn bad_input_is_a_located_diagnostic_and_writes_nothing() {
     let p = project(&text);
     let s = p.path().join("t.scene.toml");
     let out = p.path().join("out");
-    let o = bake(&[
-        s.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--size",
-        "8x8",
-        "--spp",
-        "1",
-    ]);
+    let o = bake_tiny(&s, &out);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let e = stderr(&o);
     let line = SCENE.lines().position(|l| l == "intensity = 0.2").unwrap() + 2;
@@ -340,15 +345,7 @@ fn a_zero_scale_is_refused_by_name_and_writes_nothing() {
     let p = project(&text);
     let s = p.path().join("t.scene.toml");
     let out = p.path().join("out");
-    let o = bake(&[
-        s.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--size",
-        "8x8",
-        "--spp",
-        "1",
-    ]);
+    let o = bake_tiny(&s, &out);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let e = stderr(&o);
     assert!(e.contains("bad-value"), "{e}");
