@@ -6,6 +6,7 @@
 //! Decisions are written up in `docs/materials.md`.
 
 mod albedo;
+pub mod conductor;
 pub mod fresnel;
 pub mod ggx;
 mod plain;
