@@ -5,7 +5,8 @@
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use glam::{Vec2, Vec3};
-use pfx_bake::materials::{Bsdf, Bxdfs, Plain};
+use pfx_bake::materials::conductor::Conductor;
+use pfx_bake::materials::{Bsdf, Bxdf, Bxdfs, Plain};
 
 const BATCH: usize = 1024;
 
@@ -104,5 +105,54 @@ fn bench_bsdf(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_bsdf);
+/// The lobes issue 5 builds the families from, alone in local shading space (no frame, no
+/// geometric-normal checks): `f_pdf` and `sample_f` per batch of 1024 queries.
+fn bench_lobes(c: &mut Criterion) {
+    let queries: Vec<Query> = (0..BATCH as u64)
+        .map(|i| Query {
+            wo: upper(10 * i),
+            wi: upper(10 * i + 3),
+            uc: hash01(10 * i + 6),
+            u: Vec2::new(hash01(10 * i + 7), hash01(10 * i + 8)),
+        })
+        .collect();
+    let lobes: [(&str, Box<dyn Bxdf>); 2] = [
+        (
+            "conductor_copper_r0.2",
+            Box::new(Conductor::new(Vec3::new(0.95, 0.64, 0.54), 0.2)),
+        ),
+        (
+            "conductor_white_r0.8",
+            Box::new(Conductor::new(Vec3::ONE, 0.8)),
+        ),
+    ];
+    let mut group = c.benchmark_group("lobe");
+    group.throughput(Throughput::Elements(BATCH as u64));
+    for (name, lobe) in &lobes {
+        group.bench_function(BenchmarkId::new("f_pdf", name), |b| {
+            b.iter(|| {
+                let mut acc = 0.0f32;
+                for q in &queries {
+                    let (f, pdf) = lobe.f_pdf(q.wo, q.wi);
+                    acc += f.x + pdf;
+                }
+                black_box(acc)
+            })
+        });
+        group.bench_function(BenchmarkId::new("sample_f", name), |b| {
+            b.iter(|| {
+                let mut acc = 0.0f32;
+                for q in &queries {
+                    if let Some(s) = lobe.sample_f(q.wo, q.uc, q.u) {
+                        acc += s.pdf;
+                    }
+                }
+                black_box(acc)
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_bsdf, bench_lobes);
 criterion_main!(benches);
