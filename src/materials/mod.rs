@@ -6,6 +6,7 @@
 //! Decisions are written up in `docs/materials.md`.
 
 mod albedo;
+pub mod dielectric;
 pub mod fresnel;
 pub mod ggx;
 mod plain;
