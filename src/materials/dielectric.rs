@@ -26,9 +26,9 @@ use super::ggx::Ggx;
 use super::{fresnel, positive, BsdfSample, Bxdf};
 
 /// Below this `α` the interface is treated as smooth (delta lobes), as pbrt-v4's
-/// `EffectivelySmooth`: `roughness < 0.0316`. Such a lobe is narrower than 0.06°, and a delta
-/// lobe is both exact and noise-free for it, where a GGX lobe that narrow needs `D` up to
-/// `3·10⁷ sr⁻¹`.
+/// `EffectivelySmooth`: `roughness < 0.0316`. Such a lobe is narrower than 0.06°, under a
+/// pixel for any camera; a delta lobe renders it without noise, and keeps the GGX lobes'
+/// `D ≤ 1/(π α²) ≈ 3·10⁵ sr⁻¹` (which bounds `f` and `pdf`, see `COS_HORIZON`).
 pub const SMOOTH_ALPHA: f32 = 1e-3;
 
 /// Indices below this count as index matched (`η = 1`, a pass-through): their reflectance is
