@@ -6,6 +6,7 @@
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use glam::{Vec2, Vec3};
 use pfx_bake::materials::conductor::Conductor;
+use pfx_bake::materials::dielectric::Dielectric;
 use pfx_bake::materials::{Bsdf, Bxdf, Bxdfs, Plain};
 
 const BATCH: usize = 1024;
@@ -116,7 +117,7 @@ fn bench_lobes(c: &mut Criterion) {
             u: Vec2::new(hash01(10 * i + 7), hash01(10 * i + 8)),
         })
         .collect();
-    let lobes: [(&str, Box<dyn Bxdf>); 2] = [
+    let lobes: [(&str, Box<dyn Bxdf>); 4] = [
         (
             "conductor_copper_r0.2",
             Box::new(Conductor::new(Vec3::new(0.95, 0.64, 0.54), 0.2)),
@@ -125,6 +126,8 @@ fn bench_lobes(c: &mut Criterion) {
             "conductor_white_r0.8",
             Box::new(Conductor::new(Vec3::ONE, 0.8)),
         ),
+        ("dielectric_1.5_r0.3", Box::new(Dielectric::new(1.5, 0.3))),
+        ("dielectric_1.5_smooth", Box::new(Dielectric::new(1.5, 0.0))),
     ];
     let mut group = c.benchmark_group("lobe");
     group.throughput(Throughput::Elements(BATCH as u64));

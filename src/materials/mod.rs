@@ -7,6 +7,7 @@
 
 mod albedo;
 pub mod conductor;
+pub mod dielectric;
 pub mod fresnel;
 pub mod ggx;
 mod plain;
