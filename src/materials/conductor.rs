@@ -198,6 +198,18 @@ impl Conductor {
         }
     }
 
+    /// The multiple-scattering lobe alone at cosines `mu_o`, `mu_i` (both > 0): what `plain`
+    /// adds to its own single-scattering conductor term, which is this lobe's other half.
+    pub(crate) fn multi(&self, mu_o: f32, mu_i: f32) -> Vec3 {
+        self.ms_scale * ((1.0 - self.albedo.e(mu_o)) * (1.0 - self.albedo.e(mu_i)))
+    }
+
+    /// The multiple-scattering lobe's approximate albedo at `mu_o` (channel mean), for a
+    /// mixture's choice of its cosine strategy.
+    pub(crate) fn multi_weight(&self, mu_o: f32) -> f32 {
+        (1.0 - self.albedo.e(mu_o)) * self.ms_mean
+    }
+
     /// The probability of sampling the multiple-scattering lobe (cosine) rather than the
     /// single-scattering one (visible normals), from their approximate albedos at `wo`.
     fn ms_probability(&self, mu_o: f32, e_o: f32) -> f32 {

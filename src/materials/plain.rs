@@ -9,13 +9,14 @@
 //! `E` is the dielectric layer's directional albedo (tabulated, see [`super::albedo`]). The base
 //! term's albedo is `base·(1 − E(μo))`, so with `base = 1` the stack reflects exactly what the
 //! specular layer does not, and never more than came in; the coupling is symmetric in `wo` and
-//! `wi`, so the BRDF is reciprocal. The specular lobes are single scattering, so rough metal
-//! loses energy (up to ~40 % at roughness 1); multiple-scattering compensation comes later.
+//! `wi`, so the BRDF is reciprocal. The conductor adds [`Conductor`]'s multiple-scattering lobe
+//! (Kulla–Conty) to its single-scattering term, so rough metal keeps its energy.
 
 use glam::{Vec2, Vec3};
 use std::f32::consts::FRAC_1_PI;
 
 use super::albedo::{AlbedoSlice, ROUGHNESS_MIN};
+use super::conductor::Conductor;
 use super::ggx::Ggx;
 use super::{fresnel, positive, warp, BsdfSample, Bxdf};
 
@@ -39,6 +40,9 @@ pub struct Plain {
     albedo: AlbedoSlice,
     /// `1 / (π (1 − E_avg))`, or 0 when the specular layer reflects everything.
     diffuse_norm: f32,
+    /// The conductor the metalness blends to: its multiple-scattering lobe is added to the
+    /// single-scattering conductor term here, so rough metal keeps its energy (Kulla–Conty).
+    metal: Conductor,
     /// `specular = 0` and `metalness = 0`: exactly Lambertian, so the layer's lookups and the
     /// lobe choice can be skipped (the same bits as the general path, about twice as fast).
     lambertian: bool,
@@ -79,6 +83,7 @@ impl Plain {
             ggx: Ggx::new(roughness * roughness),
             albedo,
             diffuse_norm,
+            metal: Conductor::new(base, roughness),
             lambertian: f0 == 0.0 && unit(metalness) == 0.0,
         }
     }
@@ -88,7 +93,13 @@ impl Plain {
     /// distribution, so they are one strategy with their summed weight.
     fn lobe_probabilities(&self, mu_o: f32, e_o: f32) -> (f32, f32) {
         let m = self.metalness;
-        let w_diffuse = (1.0 - m) * self.base.element_sum() / 3.0 * (1.0 - e_o);
+        // The cosine strategy serves the base and the conductor's multiple scattering alike.
+        let w_diffuse = (1.0 - m) * self.base.element_sum() / 3.0 * (1.0 - e_o)
+            + if m > 0.0 {
+                m * self.metal.multi_weight(mu_o)
+            } else {
+                0.0
+            };
         let w_conductor = if m > 0.0 {
             m * (fresnel::schlick(self.base, mu_o).element_sum() / 3.0).max(CONDUCTOR_WEIGHT_MIN)
         } else {
@@ -126,7 +137,11 @@ impl Plain {
 
         let dielectric = fresnel::dielectric(cos_h, self.inv_eta) * spec;
         let diffuse = self.base * (self.diffuse_norm * (1.0 - e_o) * (1.0 - e_i));
-        let conductor = fresnel::schlick(self.base, cos_h) * spec;
+        let conductor = if m > 0.0 {
+            fresnel::schlick(self.base, cos_h) * spec + self.metal.multi(wo.z, wi.z)
+        } else {
+            Vec3::ZERO
+        };
         let f = (1.0 - m) * (Vec3::splat(dielectric) + diffuse) + m * conductor;
 
         let (p_diffuse, p_spec) = self.lobe_probabilities(wo.z, e_o);
