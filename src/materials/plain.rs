@@ -294,6 +294,14 @@ mod tests {
                         a.max_element() <= 1.0 + 4.0 * se + 1e-3,
                         "roughness {r} metalness {metalness}: albedo {a} ± {se} at cos θo {cos_o}"
                     );
+                    // Lossless: white metal keeps its energy through the conductor's
+                    // multiple scattering (single scattering alone lost up to 0.59).
+                    if metalness == 1.0 {
+                        assert!(
+                            a.min_element() >= 0.99 - 4.0 * se,
+                            "white metal roughness {r}: albedo {a} ± {se} at cos θo {cos_o}"
+                        );
+                    }
                     at.push(1.0 - a.max_element());
                 }
                 // Cosine-weighted hemispherical loss by the midpoint rule over μo.
