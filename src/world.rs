@@ -106,6 +106,9 @@ pub struct MaterialDef {
     pub key: String,
     /// The scattering model.
     pub bxdf: Bxdfs,
+    /// The model a path uses after it has bounced off a diffuse surface: `bxdf` with its
+    /// roughness raised to `[trace] filter_glossy` (the same as `bxdf` when that is 0).
+    pub filtered: Bxdfs,
     /// Radiance leaving the front face, W·m⁻²·sr⁻¹.
     pub emission: Vec3,
 }
@@ -273,6 +276,7 @@ const DRAWN: &[&str] = &[
     "plates.dir",
     "trace",
     "trace.clamp_indirect",
+    "trace.filter_glossy",
     "authoring",
     "project",
     "project.name",
@@ -427,19 +431,33 @@ impl World {
     pub fn build(scene: &Scene, size: [u32; 2]) -> Result<World, WorldError> {
         let mut errors = Vec::new();
         let mut capabilities = capability_notes(scene);
+        // `[trace] filter_glossy`, in [0, 1]; NaN is off.
+        let filter_glossy = scene
+            .trace
+            .as_ref()
+            .map_or(0.0, |t| t.filter_glossy)
+            .clamp(0.0, 1.0);
+        let filter_glossy = if filter_glossy.is_nan() {
+            0.0
+        } else {
+            filter_glossy
+        };
 
         // Materials: every library entry, plus the default plain material at the end.
         let mut materials: Vec<MaterialDef> = Vec::new();
         let mut material_index: HashMap<&str, u32> = HashMap::new();
         for m in &scene.materials {
             material_index.insert(m.key.as_str(), materials.len() as u32);
-            materials.push(material_def(m));
+            materials.push(material_def(m, filter_glossy));
         }
         let default_material = materials.len() as u32;
-        materials.push(material_def(&scene::Material {
-            key: "(default)".into(),
-            ..Default::default()
-        }));
+        materials.push(material_def(
+            &scene::Material {
+                key: "(default)".into(),
+                ..Default::default()
+            },
+            filter_glossy,
+        ));
 
         // World transforms, following parents through objects and groups (placements, which
         // draw nothing themselves).
@@ -873,15 +891,30 @@ fn object_dkey(o: &scene::Object) -> String {
     format!("object.{}", o.id.as_deref().unwrap_or(&o.key))
 }
 
-fn material_def(m: &scene::Material) -> MaterialDef {
-    MaterialDef {
-        key: m.key.clone(),
-        bxdf: Bxdfs::Plain(Plain::new(
+/// A library material as the integrator uses it; `filter_glossy` is the least roughness of
+/// its filtered model.
+fn material_def(m: &scene::Material, filter_glossy: f32) -> MaterialDef {
+    let plain = |roughness: f32| {
+        Bxdfs::Plain(Plain::new(
             Vec3::from(m.base),
-            m.roughness,
+            roughness,
             m.metalness,
             m.specular,
-        )),
+        ))
+    };
+    let roughness = if m.roughness.is_nan() {
+        0.0
+    } else {
+        m.roughness
+    };
+    MaterialDef {
+        key: m.key.clone(),
+        bxdf: plain(m.roughness),
+        filtered: if filter_glossy > roughness {
+            plain(filter_glossy)
+        } else {
+            plain(m.roughness)
+        },
         emission: rgb(m.emission),
     }
 }

@@ -316,6 +316,9 @@ impl World {
         let mut prev_p = ray.o;
         let mut prev_pdf = 0.0f32;
         let mut prev_specular = true;
+        // The path has bounced off a diffuse surface: `[trace] filter_glossy` applies from
+        // here on (the first hit and a chain of sharp bounces from the camera keep theirs).
+        let mut after_diffuse = false;
         let max_depth = settings.max_depth.max(1);
         let mut segment = 0u32;
         loop {
@@ -397,7 +400,12 @@ impl World {
                 break;
             }
             let material = &self.materials[info.material as usize];
-            let bsdf = Bsdf::new(s.ng_front, s.ns, wo, material.bxdf);
+            let bxdf = if after_diffuse {
+                material.filtered
+            } else {
+                material.bxdf
+            };
+            let bsdf = Bsdf::new(s.ng_front, s.ns, wo, bxdf);
             let ng_out = if s.ng_front.dot(wo) >= 0.0 {
                 s.ng_front
             } else {
@@ -468,6 +476,7 @@ impl World {
             prev_p = s.p;
             prev_pdf = bs.pdf;
             prev_specular = bs.specular;
+            after_diffuse |= bs.diffuse;
             segment += 1;
             if segment >= settings.rr_depth {
                 let q = beta.max_element().min(0.95);

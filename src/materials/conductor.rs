@@ -255,7 +255,8 @@ impl Bxdf for Conductor {
             return None;
         }
         let p_ms = self.ms_probability(wo.z, self.albedo.e(wo.z));
-        let wi = if uc < p_ms {
+        let diffuse = uc < p_ms;
+        let wi = if diffuse {
             warp::cosine_hemisphere(u)
         } else {
             let m = self.ggx.sample_visible_normal(wo, u);
@@ -273,6 +274,7 @@ impl Bxdf for Conductor {
             f,
             pdf,
             specular: false,
+            diffuse,
         })
     }
 

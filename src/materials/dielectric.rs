@@ -254,6 +254,7 @@ impl Dielectric {
                 f: Vec3::splat(r / co.abs()),
                 pdf: r,
                 specular: true,
+                diffuse: false,
             });
         }
         let t = 1.0 - r;
@@ -271,6 +272,7 @@ impl Dielectric {
             f: Vec3::splat(t / (wi.z.abs() * etap * etap)),
             pdf: t,
             specular: true,
+            diffuse: false,
         })
     }
 }
@@ -291,6 +293,7 @@ impl Bxdf for Dielectric {
                 f: Vec3::splat(1.0 / wo.z.abs()),
                 pdf: 1.0,
                 specular: true,
+                diffuse: false,
             });
         }
         if self.is_specular() {
@@ -328,6 +331,7 @@ impl Bxdf for Dielectric {
             f: Vec3::splat(f),
             pdf,
             specular: false,
+            diffuse: false,
         })
     }
 

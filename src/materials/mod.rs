@@ -41,6 +41,10 @@ pub struct BsdfSample {
     /// `wi` comes from a delta lobe (a perfect mirror or glass): MIS must not weight it, and
     /// `f`/`pdf` evaluated at `wi` would not reproduce it.
     pub specular: bool,
+    /// `wi` was drawn by the cosine strategy (a base's diffuse lobe, or a conductor's
+    /// diffuse-shaped multiple scattering): the path has bounced off a diffuse surface, after
+    /// which `[trace] filter_glossy` roughens sharper lobes.
+    pub diffuse: bool,
 }
 
 /// A BSDF in local shading space.

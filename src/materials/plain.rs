@@ -166,11 +166,12 @@ impl Bxdf for Plain {
             let e_o = self.albedo.e(wo.z);
             self.lobe_probabilities(wo.z, e_o).1
         };
-        let wi = if uc < p_spec {
+        let diffuse = uc >= p_spec;
+        let wi = if diffuse {
+            warp::cosine_hemisphere(u)
+        } else {
             let m = self.ggx.sample_visible_normal(wo, u);
             2.0 * wo.dot(m) * m - wo
-        } else {
-            warp::cosine_hemisphere(u)
         };
         if !positive(wi.z) {
             return None;
@@ -184,6 +185,7 @@ impl Bxdf for Plain {
             f,
             pdf,
             specular: false,
+            diffuse,
         })
     }
 
