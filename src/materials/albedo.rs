@@ -42,25 +42,32 @@ const fn e_avg_table() -> [f32; N_ROUGH * N_F0] {
     let mut out = [0.0f32; N_ROUGH * N_F0];
     let mut node = 0;
     while node < N_ROUGH * N_F0 {
-        let mut sum = 0.0f64;
-        let mut i = 0;
-        while i + 1 < N_MU {
-            let h = 1.0 / (N_MU - 1) as f64;
-            let x0 = i as f64 * h;
-            let x1 = x0 + h;
-            let e0 = E_TABLE[node * N_MU + i] as f64;
-            let e1 = E_TABLE[node * N_MU + i + 1] as f64;
-            // E(x) = a + b x on [x0, x1]; ∫ (a + b x) 4x³ dx.
-            let b = (e1 - e0) / h;
-            let a = e0 - b * x0;
-            let (x0_4, x1_4) = (x0 * x0 * x0 * x0, x1 * x1 * x1 * x1);
-            sum += a * (x1_4 - x0_4) + 0.8 * b * (x1_4 * x1 - x0_4 * x0);
-            i += 1;
-        }
-        out[node] = sum as f32;
+        out[node] = row_e_avg(&E_TABLE, node * N_MU, N_MU);
         node += 1;
     }
     out
+}
+
+/// `E_avg = ∫ E(μ) 2μ dμ` of one table row (`n_mu` nodes from `start`, evenly spaced in
+/// `x = √μ`, so `2μ dμ = 4x³ dx`), integrating its piecewise-linear curve exactly. Shared by
+/// the dielectric layer's table here and the conductor's.
+pub(super) const fn row_e_avg(table: &[f32], start: usize, n_mu: usize) -> f32 {
+    let mut sum = 0.0f64;
+    let mut i = 0;
+    while i + 1 < n_mu {
+        let h = 1.0 / (n_mu - 1) as f64;
+        let x0 = i as f64 * h;
+        let x1 = x0 + h;
+        let e0 = table[start + i] as f64;
+        let e1 = table[start + i + 1] as f64;
+        // E(x) = a + b x on [x0, x1]; ∫ (a + b x) 4x³ dx.
+        let b = (e1 - e0) / h;
+        let a = e0 - b * x0;
+        let (x0_4, x1_4) = (x0 * x0 * x0 * x0, x1 * x1 * x1 * x1);
+        sum += a * (x1_4 - x0_4) + 0.8 * b * (x1_4 * x1 - x0_4 * x0);
+        i += 1;
+    }
+    sum as f32
 }
 
 /// The table's slice for one (roughness, F0): four corner rows and their bilinear weights,
@@ -129,7 +136,7 @@ impl AlbedoSlice {
 
 /// Roughness axis coordinate `t = √((r − ROUGHNESS_MIN) / (1 − ROUGHNESS_MIN))`: nodes are
 /// dense at low roughness, where masking near grazing angles changes fastest.
-fn rough_coord(r: f32) -> f32 {
+pub(super) fn rough_coord(r: f32) -> f32 {
     ((r - ROUGHNESS_MIN) / (1.0 - ROUGHNESS_MIN))
         .max(0.0)
         .sqrt()
@@ -143,7 +150,7 @@ fn f0_coord(sqrt_f0: f32) -> f32 {
 
 /// The cell `i` (so that `i + 1` is a node too) and the weight of node `i + 1` for a position
 /// `v` in `[0, 1]` on an axis of `n` evenly spaced nodes.
-fn axis(v: f32, n: usize) -> (usize, f32) {
+pub(super) fn axis(v: f32, n: usize) -> (usize, f32) {
     let v = if v.is_nan() { 0.0 } else { v.clamp(0.0, 1.0) };
     let f = v * (n - 1) as f32;
     // f ≥ 0, so the cast truncates towards zero; min keeps i + 1 a node at v = 1.

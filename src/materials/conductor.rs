@@ -24,7 +24,7 @@
 use glam::{Vec2, Vec3};
 use std::f32::consts::FRAC_1_PI;
 
-use super::albedo::ROUGHNESS_MIN;
+use super::albedo::{axis, rough_coord, row_e_avg, ROUGHNESS_MIN};
 use super::ggx::Ggx;
 use super::{fresnel, positive, warp, BsdfSample, Bxdf};
 
@@ -54,43 +54,10 @@ const fn e_avg_table() -> [f32; N_ROUGH] {
     let mut out = [0.0f32; N_ROUGH];
     let mut row = 0;
     while row < N_ROUGH {
-        let mut sum = 0.0f64;
-        let mut i = 0;
-        while i + 1 < N_MU {
-            let h = 1.0 / (N_MU - 1) as f64;
-            let x0 = i as f64 * h;
-            let x1 = x0 + h;
-            let e0 = E_TABLE[row * N_MU + i] as f64;
-            let e1 = E_TABLE[row * N_MU + i + 1] as f64;
-            // E(x) = a + b x on [x0, x1]; ∫ (a + b x) 4x³ dx.
-            let b = (e1 - e0) / h;
-            let a = e0 - b * x0;
-            let (x0_4, x1_4) = (x0 * x0 * x0 * x0, x1 * x1 * x1 * x1);
-            sum += a * (x1_4 - x0_4) + 0.8 * b * (x1_4 * x1 - x0_4 * x0);
-            i += 1;
-        }
-        out[row] = sum as f32;
+        out[row] = row_e_avg(&E_TABLE, row * N_MU, N_MU);
         row += 1;
     }
     out
-}
-
-/// The cell `i` (so that `i + 1` is a node too) and the weight of node `i + 1` for `v` in
-/// `[0, 1]` on an axis of `n` evenly spaced nodes.
-fn axis(v: f32, n: usize) -> (usize, f32) {
-    let v = if v.is_nan() { 0.0 } else { v.clamp(0.0, 1.0) };
-    let f = v * (n - 1) as f32;
-    // f ≥ 0, so the cast truncates; min keeps i + 1 a node at v = 1.
-    let i = (f as usize).min(n - 2);
-    (i, (f - i as f32).clamp(0.0, 1.0))
-}
-
-/// Roughness axis coordinate: nodes are dense at low roughness, where masking near grazing
-/// angles changes fastest.
-fn rough_coord(r: f32) -> f32 {
-    ((r - ROUGHNESS_MIN) / (1.0 - ROUGHNESS_MIN))
-        .max(0.0)
-        .sqrt()
 }
 
 /// `x` clamped to `[0, 1]`, NaN to 0.
