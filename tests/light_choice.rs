@@ -73,3 +73,49 @@ fn guided_light_choice_keeps_the_mean_and_favours_what_lights_the_view() {
         }
     }
 }
+
+#[test]
+fn many_lights_are_guided_on_a_subsampled_pass() {
+    // 300 equal point lights in a row across the floor: the guide needs 300 groups, more than
+    // its ray budget allows at every point, so it keeps every k-th point; the lights behind
+    // the wall that hides half of them from the view still get fewer picks than the others.
+    let dir = tempfile::tempdir().unwrap();
+    let kit = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/golden");
+    for f in ["kit.glb", "golden.materials.toml"] {
+        std::fs::copy(kit.join(f), dir.path().join(f)).unwrap();
+    }
+    std::fs::write(
+        dir.path().join("project.toml"),
+        "format = 1\n\n[project]\nname = \"t\"\n",
+    )
+    .unwrap();
+    let mut text = String::from(
+        "format = 1\nmaterials = [\"golden.materials.toml\"]\n\n[mesh.floor]\nfile = \"kit.glb\"\nnode = \"floor\"\n\n[mesh.cube]\nfile = \"kit.glb\"\nnode = \"cube\"\n\n[[object]]\nname = \"floor\"\nmesh = \"floor\"\n\n[[object]]\nname = \"wall\"\nmesh = \"cube\"\nat = [0.0, 0.0, -0.6]\nscale = [12.0, 3.0, 0.1]\n\n[camera]\nat = [0.0, 2.4, 3.0]\nlook_at = [0.0, 0.15, 0.0]\nfov = 40.0\n",
+    );
+    for i in 0..300 {
+        // Even lights in front of the wall, odd ones behind it.
+        let z = if i % 2 == 0 { 0.5 } else { -1.5 };
+        let x = -2.5 + 5.0 * i as f32 / 299.0;
+        text.push_str(&format!(
+            "\n[[light]]\nname = \"l{i}\"\nposition = [{x}, 0.4, {z}]\nintensity = 0.01\n"
+        ));
+    }
+    let file = dir.path().join("many.scene.toml");
+    std::fs::write(&file, text).unwrap();
+    let s = scene::load(&file).unwrap();
+    let w = World::build(&s, [48, 36]).map_err(|e| e.0).unwrap();
+    assert_eq!(w.lights.len(), 300);
+    let (front, back): (f32, f32) = (0..300).fold((0.0, 0.0), |(f, b), i| {
+        let p = w.light_choice.discrete_pdf(i);
+        if i % 2 == 0 {
+            (f + p, b)
+        } else {
+            (f, b + p)
+        }
+    });
+    println!("front {front:.4} back {back:.4}");
+    // By power each half would get 0.5; the back half keeps little more than the power
+    // share's quarter of that.
+    assert!(back < 0.2, "front {front} back {back}");
+    assert!((front + back - 1.0).abs() < 1e-4);
+}

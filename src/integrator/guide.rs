@@ -28,6 +28,8 @@ use crate::world::{mask, World};
 const GRID: u32 = 48;
 /// At most this many shadow rays in the whole pass (so its cost is bounded for any scene).
 const RAY_BUDGET: usize = 400_000;
+/// Fewer points than this say too little: the power distribution stays.
+const MIN_POINTS: usize = 64;
 /// At most this many light samples per point and light group.
 const MAX_PER_PAIR: usize = 4;
 /// The power distribution's share of the mixture.
@@ -79,14 +81,17 @@ impl World {
             })
             .collect();
 
-        let points = self.guide_points();
-        if points.is_empty() {
+        let mut points = self.guide_points();
+        // Many groups (a scene of hundreds of lamps): keep every k-th point so that the pass
+        // stays within its budget, as long as enough points remain to say anything.
+        let stride = (points.len() * groups.len()).div_ceil(RAY_BUDGET).max(1);
+        if stride > 1 {
+            points = points.into_iter().step_by(stride).collect();
+        }
+        if points.len() < MIN_POINTS {
             return None;
         }
         let pairs = points.len() * groups.len();
-        if pairs > RAY_BUDGET {
-            return None;
-        }
         let per_pair = (RAY_BUDGET / pairs).clamp(1, MAX_PER_PAIR);
         let sampler = Sampler::new(SEED);
 
