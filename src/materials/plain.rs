@@ -201,7 +201,7 @@ impl Bxdf for Plain {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::materials::testutil::{chi2_test, Rng};
+    use crate::materials::testutil::{chi2_test, odd_dirs, Rng, ODD_VALUES};
     #[allow(unused_imports)]
     use std::f32::consts::FRAC_1_PI;
     use std::f32::consts::PI;
@@ -434,31 +434,7 @@ mod tests {
 
     #[test]
     fn odd_inputs_never_give_nan_or_inf() {
-        let odd = [
-            -1.0f32,
-            -0.0,
-            0.0,
-            1e-30,
-            0.5,
-            1.0,
-            2.0,
-            1e30,
-            f32::NAN,
-            f32::INFINITY,
-            f32::NEG_INFINITY,
-        ];
-        let dirs = [
-            Vec3::Z,
-            dir(1e-7, 0.0),
-            dir(0.0, 0.5),
-            Vec3::new(1.0, 0.0, 1e-30).normalize(),
-            dir(-0.5, 1.0),
-            -Vec3::Z,
-            Vec3::new(0.6, 0.0, 0.8),
-            Vec3::new(-0.6, 0.0, 0.8),
-            Vec3::ZERO,
-            Vec3::NAN,
-        ];
+        let (odd, dirs) = (ODD_VALUES, odd_dirs());
         let mut rng = Rng::new(17);
         for &a in &odd {
             for &b in &odd {

@@ -263,6 +263,42 @@ pub fn chi2_test(
     integral
 }
 
+/// Parameter values no material may turn into NaN or Inf: signs, zeros, extremes, NaN, ±Inf.
+pub const ODD_VALUES: [f32; 11] = [
+    -1.0,
+    -0.0,
+    0.0,
+    1e-30,
+    0.5,
+    1.0,
+    2.0,
+    1e30,
+    f32::NAN,
+    f32::INFINITY,
+    f32::NEG_INFINITY,
+];
+
+/// Directions no BxDF may turn into NaN or Inf: the poles, grazing and sub-normal ones,
+/// below the surface, zero and NaN.
+pub fn odd_dirs() -> [Vec3; 10] {
+    let dir = |cos_theta: f32, phi: f32| {
+        let s = (1.0 - cos_theta * cos_theta).max(0.0).sqrt();
+        Vec3::new(s * phi.cos(), s * phi.sin(), cos_theta)
+    };
+    [
+        Vec3::Z,
+        dir(1e-7, 0.0),
+        dir(0.0, 0.5),
+        Vec3::new(1.0, 0.0, 1e-30).normalize(),
+        dir(-0.5, 1.0),
+        -Vec3::Z,
+        Vec3::new(0.6, 0.0, 0.8),
+        Vec3::new(-0.6, 0.0, 0.8),
+        Vec3::ZERO,
+        Vec3::NAN,
+    ]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
