@@ -222,27 +222,7 @@ impl Bxdf for Conductor {
             return None;
         }
         let p_ms = self.ms_probability(wo.z, self.albedo.e(wo.z));
-        let diffuse = uc < p_ms;
-        let wi = if diffuse {
-            warp::cosine_hemisphere(u)
-        } else {
-            let m = self.ggx.sample_visible_normal(wo, u);
-            2.0 * wo.dot(m) * m - wo
-        };
-        if !positive(wi.z) {
-            return None;
-        }
-        let (f, pdf) = self.eval(wo, wi);
-        if !positive(pdf) || f == Vec3::ZERO || !f.is_finite() {
-            return None;
-        }
-        Some(BsdfSample {
-            wi,
-            f,
-            pdf,
-            specular: false,
-            diffuse,
-        })
+        super::sample_cosine_or_ggx(wo, uc < p_ms, &self.ggx, u, |wi| self.eval(wo, wi))
     }
 
     fn pdf(&self, wo: Vec3, wi: Vec3) -> f32 {

@@ -73,6 +73,39 @@ pub trait Bxdf {
     }
 }
 
+/// A draw from a two-strategy reflection lobe (a cosine lobe and GGX visible normals, as
+/// `plain` and `Conductor` mix them): `diffuse` picks the cosine strategy, `eval` gives
+/// `(f, mixture pdf)` at the drawn direction. `None` below the surface or where nothing is
+/// reflected.
+pub(crate) fn sample_cosine_or_ggx(
+    wo: Vec3,
+    diffuse: bool,
+    ggx: &ggx::Ggx,
+    u: Vec2,
+    eval: impl FnOnce(Vec3) -> (Vec3, f32),
+) -> Option<BsdfSample> {
+    let wi = if diffuse {
+        warp::cosine_hemisphere(u)
+    } else {
+        let m = ggx.sample_visible_normal(wo, u);
+        2.0 * wo.dot(m) * m - wo
+    };
+    if !positive(wi.z) {
+        return None;
+    }
+    let (f, pdf) = eval(wi);
+    if !positive(pdf) || f == Vec3::ZERO || !f.is_finite() {
+        return None;
+    }
+    Some(BsdfSample {
+        wi,
+        f,
+        pdf,
+        specular: false,
+        diffuse,
+    })
+}
+
 /// Every material family's BxDF: the closed set the integrator dispatches over.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Bxdfs {

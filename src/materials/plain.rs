@@ -166,27 +166,7 @@ impl Bxdf for Plain {
             let e_o = self.albedo.e(wo.z);
             self.lobe_probabilities(wo.z, e_o).1
         };
-        let diffuse = uc >= p_spec;
-        let wi = if diffuse {
-            warp::cosine_hemisphere(u)
-        } else {
-            let m = self.ggx.sample_visible_normal(wo, u);
-            2.0 * wo.dot(m) * m - wo
-        };
-        if !positive(wi.z) {
-            return None;
-        }
-        let (f, pdf) = self.eval(wo, wi);
-        if !positive(pdf) || f == Vec3::ZERO {
-            return None;
-        }
-        Some(BsdfSample {
-            wi,
-            f,
-            pdf,
-            specular: false,
-            diffuse,
-        })
+        super::sample_cosine_or_ggx(wo, uc >= p_spec, &self.ggx, u, |wi| self.eval(wo, wi))
     }
 
     fn pdf(&self, wo: Vec3, wi: Vec3) -> f32 {

@@ -127,18 +127,7 @@ impl Project {
     // The spec's signature: one diagnostic, on a path that is opened once.
     #[allow(clippy::result_large_err)]
     pub fn open(root: &Path) -> Result<Project, Diagnostic> {
-        let unreadable = |message: String| Diagnostic {
-            file: root.to_path_buf(),
-            line: 1,
-            column: 1,
-            end_line: 1,
-            end_column: 1,
-            severity: Severity::Error,
-            code: "unreadable",
-            key: String::new(),
-            message,
-            related: Vec::new(),
-        };
+        let unreadable = |message: String| unreadable(root.to_path_buf(), message);
         let abs = root
             .canonicalize()
             .map_err(|e| unreadable(format!("can't read the folder `{}`: {e}", root.display())))?;
@@ -425,18 +414,10 @@ pub fn check_path(path: &Path) -> Checked {
             Checked {
                 root: file.parent().map(Path::to_path_buf).unwrap_or_default(),
                 files: Vec::new(),
-                diagnostics: vec![Diagnostic {
-                    message: format!("can't read `{}`: {e}", path.display()),
+                diagnostics: vec![unreadable(
                     file,
-                    line: 1,
-                    column: 1,
-                    end_line: 1,
-                    end_column: 1,
-                    severity: Severity::Error,
-                    code: "unreadable",
-                    key: String::new(),
-                    related: Vec::new(),
-                }],
+                    format!("can't read `{}`: {e}", path.display()),
+                )],
             }
         }
     }
@@ -487,25 +468,25 @@ fn check_one(file: &Path) -> Checked {
 fn check_alone(root: &Path, rel: &Path, kind: FileKind) -> Vec<Diagnostic> {
     match std::fs::read(root.join(rel)) {
         Ok(bytes) => check_file(root, rel, kind, &bytes),
-        Err(e) => vec![Diagnostic {
-            file: rel.to_path_buf(),
-            line: 1,
-            column: 1,
-            end_line: 1,
-            end_column: 1,
-            severity: Severity::Error,
-            code: "unreadable",
-            key: String::new(),
-            message: format!("can't read `{}`: {e}", rel.display()),
-            related: Vec::new(),
-        }],
+        Err(e) => vec![unreadable(
+            rel.to_path_buf(),
+            format!("can't read `{}`: {e}", rel.display()),
+        )],
     }
 }
 
 /// A subfolder that could not be listed.
 fn folder_problem(dir: &Path, e: &std::io::Error) -> Diagnostic {
+    unreadable(
+        dir.to_path_buf(),
+        format!("can't read the folder `{}`: {e}", dir.display()),
+    )
+}
+
+/// An `unreadable` error for a whole file or folder: it has no line to point into, so 1:1.
+fn unreadable(file: PathBuf, message: String) -> Diagnostic {
     Diagnostic {
-        file: dir.to_path_buf(),
+        file,
         line: 1,
         column: 1,
         end_line: 1,
@@ -513,7 +494,7 @@ fn folder_problem(dir: &Path, e: &std::io::Error) -> Diagnostic {
         severity: Severity::Error,
         code: "unreadable",
         key: String::new(),
-        message: format!("can't read the folder `{}`: {e}", dir.display()),
+        message,
         related: Vec::new(),
     }
 }
