@@ -15,7 +15,7 @@ use crate::accel::{Accel, Instance, TriangleMesh};
 use crate::assets::{self, Coverage, MeshAsset};
 use crate::camera::Camera;
 use crate::lights::{luminance, Distribution1D, Light, SkyMap};
-use crate::materials::{Bxdfs, Plain};
+use crate::materials::{Bxdfs, Conductor, Glass, Plain};
 use crate::scene::{
     self, Diagnostic, Family, Location, Scene, Severity, Shadow, SkyKind, SunModel,
 };
@@ -147,6 +147,9 @@ pub struct World {
     /// `[trace] clamp_indirect`: the luminance cap on light contributions past the first
     /// hit; 0 is off.
     pub clamp_indirect: f32,
+    /// `[trace] transmissive_shadows`, and some material is glass: shadow rays pass glass
+    /// surfaces, tinted, instead of stopping at them.
+    pub transmissive_shadows: bool,
     /// The cuts instances point at; empty when nothing is cut, and then no ray pays for them.
     pub cuts: Vec<Cut>,
     /// Chooses a light for next-event estimation, by power.
@@ -277,6 +280,7 @@ const DRAWN: &[&str] = &[
     "trace",
     "trace.clamp_indirect",
     "trace.filter_glossy",
+    "trace.transmissive_shadows",
     "authoring",
     "project",
     "project.name",
@@ -290,6 +294,10 @@ const DRAWN: &[&str] = &[
     "materials.roughness",
     "materials.metalness",
     "materials.specular",
+    // Read by some families and not others: `unread_keys` names a value a family ignores.
+    "materials.ior",
+    "materials.transmission",
+    "materials.fresnel_power",
     "materials.emission",
     "materials.authoring",
     // Movers, rigs, physics, sounds and play-mode tables only make objects dynamic or belong
@@ -849,6 +857,8 @@ impl World {
         }
 
         let camera = Camera::new(&scene.camera.clone().unwrap_or_default(), size);
+        let transmissive_shadows = scene.trace.as_ref().is_some_and(|t| t.transmissive_shadows)
+            && materials.iter().any(|m| m.bxdf.transmits());
         let mut world = World {
             accel,
             shading,
@@ -862,6 +872,7 @@ impl World {
                 .as_ref()
                 .map_or(0.0, |t| t.clamp_indirect)
                 .clamp(0.0, 10_000.0),
+            transmissive_shadows,
             cuts,
             light_choice,
             spheres,
@@ -892,15 +903,22 @@ fn object_dkey(o: &scene::Object) -> String {
 }
 
 /// A library material as the integrator uses it; `filter_glossy` is the least roughness of
-/// its filtered model.
+/// its filtered model. The family chooses the model (`docs/materials.md`): `metal` and
+/// `chrome` are conductors, `glass` a tinted dielectric, every other family `plain` for now.
 fn material_def(m: &scene::Material, filter_glossy: f32) -> MaterialDef {
-    let plain = |roughness: f32| {
-        Bxdfs::Plain(Plain::new(
-            Vec3::from(m.base),
+    let base = Vec3::from(m.base);
+    let model = |roughness: f32| match m.family {
+        Family::Metal | Family::Chrome => {
+            Bxdfs::Conductor(Conductor::with_power(base, roughness, m.fresnel_power))
+        }
+        Family::Glass => Bxdfs::Glass(Glass::new(m.ior, roughness, base)),
+        _ => Bxdfs::Plain(Plain::with_power(
+            base,
             roughness,
             m.metalness,
             m.specular,
-        ))
+            m.fresnel_power,
+        )),
     };
     let roughness = if m.roughness.is_nan() {
         0.0
@@ -909,14 +927,74 @@ fn material_def(m: &scene::Material, filter_glossy: f32) -> MaterialDef {
     };
     MaterialDef {
         key: m.key.clone(),
-        bxdf: plain(m.roughness),
+        bxdf: model(m.roughness),
         filtered: if filter_glossy > roughness {
-            plain(filter_glossy)
+            model(filter_glossy)
         } else {
-            plain(m.roughness)
+            model(m.roughness)
         },
         emission: rgb(m.emission),
     }
+}
+
+/// The families this version draws with their own model; the others render as `plain`.
+const MODELLED_FAMILIES: [Family; 4] =
+    [Family::Plain, Family::Metal, Family::Chrome, Family::Glass];
+
+/// The material keys a family's model does not read, with the value this material gives them,
+/// where that value differs from the spec's default (a default value changes nothing, so it
+/// needs no note). A family that is one lobe takes it at full weight: the weight that blends
+/// that lobe into `plain` (`metalness` for `metal` and `chrome`, `transmission` for `glass`)
+/// is not read by it, and 1 agrees with it as well as 0.
+fn unread_keys(m: &scene::Material) -> Vec<(&'static str, String)> {
+    let d = scene::Material::default();
+    let mut out = Vec::new();
+    let mut unread =
+        |key: &'static str, value: f32, default: f32, agrees: Option<f32>, why: &str| {
+            if value != default && Some(value) != agrees && !(value.is_nan() && default.is_nan()) {
+                out.push((key, format!("{key} = {value} {why}")));
+            }
+        };
+    let family = format!("family {:?}", m.family.name());
+    match m.family {
+        Family::Metal | Family::Chrome => {
+            let why = format!("has no effect: {family} is a conductor at any metalness");
+            unread("metalness", m.metalness, d.metalness, Some(1.0), &why);
+            let why = format!("has no effect: {family} is a conductor, its reflectance is base");
+            unread("specular", m.specular, d.specular, None, &why);
+            unread("ior", m.ior, d.ior, None, &why);
+            let why = format!("has no effect: {family} is a conductor and does not transmit");
+            unread("transmission", m.transmission, d.transmission, None, &why);
+        }
+        Family::Glass => {
+            let why = format!("has no effect: {family} transmits at any transmission");
+            unread(
+                "transmission",
+                m.transmission,
+                d.transmission,
+                Some(1.0),
+                &why,
+            );
+            let why = format!("has no effect: {family} is a dielectric of index ior");
+            unread("metalness", m.metalness, d.metalness, None, &why);
+            unread("specular", m.specular, d.specular, None, &why);
+            unread(
+                "fresnel_power",
+                m.fresnel_power,
+                d.fresnel_power,
+                None,
+                &why,
+            );
+        }
+        _ => {
+            let why =
+                format!("has no effect: {family}'s reflectance at normal incidence is specular");
+            unread("ior", m.ior, d.ior, None, &why);
+            let why = format!("is not rendered yet on {family}: only family \"glass\" transmits");
+            unread("transmission", m.transmission, d.transmission, None, &why);
+        }
+    }
+    out
 }
 
 /// Names every table, key and value the scene holds that this version does not draw.
@@ -955,13 +1033,20 @@ fn capability_notes(scene: &Scene) -> Vec<Capability> {
         column: 1,
     };
     for m in &scene.materials {
-        if m.family != Family::Plain {
+        if !MODELLED_FAMILIES.contains(&m.family) {
             add(
                 format!("family {}", m.family.name()),
                 format!(
                     "family {:?} renders as plain until the materials work",
                     m.family.name()
                 ),
+                &m.at,
+            );
+        }
+        for (key, message) in unread_keys(m) {
+            add(
+                format!("materials.{key} on family {}", m.family.name()),
+                message,
                 &m.at,
             );
         }

@@ -66,18 +66,37 @@ fn furnace_scene(
 
 /// Mean radiance over the pixels fully covered by the box, and the largest pixel value.
 fn render_box(base: f32, roughness: f32, metalness: f32, specular: f32, spp: u32) -> (f64, f32) {
+    render_box_of(
+        scene::Material {
+            key: "white".into(),
+            base: [base; 3],
+            roughness,
+            metalness,
+            specular,
+            ..Default::default()
+        },
+        spp,
+        16,
+    )
+}
+
+/// [`render_box`] with any material and path length.
+fn render_box_of(material: scene::Material, spp: u32, max_depth: u32) -> (f64, f32) {
     let dir = tempfile::tempdir().unwrap();
-    let scene = furnace_scene(dir.path(), base, roughness, metalness, specular);
+    let mut scene = furnace_scene(dir.path(), 1.0, 1.0, 0.0, 0.0);
+    scene.materials = vec![material];
     let world = World::build(&scene, [48, 48]).unwrap_or_else(|e| panic!("{:#?}", e.0));
     let image = film::render(
         &world,
         &Settings {
             spp,
             seed: 3,
+            max_depth,
             ..Settings::default()
         },
         &NoProgress,
     );
+    assert_eq!(image.dropped, 0, "non-finite samples were dropped");
     let mut sum = 0.0f64;
     let mut n = 0;
     let mut max = 0.0f32;
@@ -109,6 +128,63 @@ fn glossy_and_metal_never_gain_energy() {
         eprintln!("{r:9.2} | {plain:19.4} | {metal:.4}");
         assert!(plain <= 1.005, "plain specular 0.04 roughness {r}: {plain}");
         assert!(metal <= 1.005, "white metal roughness {r}: {metal}");
+    }
+}
+
+/// The `metal` and `chrome` families are conductors with multiple scattering: white metal
+/// (F0 = 1) loses nothing at any roughness, whatever the Schlick exponent.
+#[test]
+fn white_metal_family_is_invisible_in_the_furnace() {
+    eprintln!("roughness | metal  | chrome, fresnel_power 2");
+    for r in [0.05f32, 0.3, 0.6, 1.0] {
+        let material = |family, fresnel_power| scene::Material {
+            key: "white".into(),
+            family,
+            base: [1.0; 3],
+            roughness: r,
+            fresnel_power,
+            ..Default::default()
+        };
+        let (metal, max) = render_box_of(material(scene::Family::Metal, 5.0), 32, 16);
+        let (chrome, _) = render_box_of(material(scene::Family::Chrome, 2.0), 32, 16);
+        eprintln!("{r:9.2} | {metal:.4} | {chrome:.4}");
+        assert!((metal - 1.0).abs() < 0.01, "metal roughness {r}: {metal}");
+        assert!(
+            (chrome - 1.0).abs() < 0.01,
+            "chrome roughness {r}: {chrome}"
+        );
+        assert!(max < 1.3, "metal roughness {r}: a pixel reached {max}");
+    }
+}
+
+/// A closed body of clear glass is invisible in the furnace: what enters leaves, and the
+/// radiance scaling by η² going in is undone coming out. Paths may stay inside for many
+/// bounces (total internal reflection), so they get 64 segments.
+#[test]
+fn clear_glass_body_is_invisible_in_the_furnace() {
+    eprintln!("roughness | glass ior 1.5 | ior 1.33");
+    for r in [0.0f32, 0.3, 0.7] {
+        let material = |ior| scene::Material {
+            key: "white".into(),
+            family: scene::Family::Glass,
+            base: [1.0; 3],
+            roughness: r,
+            ior,
+            ..Default::default()
+        };
+        let (glass, _) = render_box_of(material(1.5), 32, 64);
+        let (water, _) = render_box_of(material(1.33), 32, 64);
+        eprintln!("{r:9.2} | {glass:13.4} | {water:.4}");
+        assert!(
+            glass <= 1.005 && water <= 1.005,
+            "roughness {r}: {glass}, {water}"
+        );
+        if r == 0.0 {
+            assert!(
+                (glass - 1.0).abs() < 0.01 && (water - 1.0).abs() < 0.01,
+                "roughness {r}: {glass}, {water}"
+            );
+        }
     }
 }
 

@@ -13,7 +13,7 @@ use crate::accel::Hit;
 use crate::film::sampler::Sampler;
 use crate::geometry::Ray;
 use crate::lights::{luminance, sphere_hit, Light};
-use crate::materials::Bsdf;
+use crate::materials::{Bsdf, Bxdfs};
 use crate::world::{mask, World};
 
 /// Settings of one render.
@@ -211,9 +211,47 @@ impl World {
         } else {
             self.blocked_past_cuts(ray)
         };
-        if blocked {
-            return true;
+        blocked || self.spheres_block(ray)
+    }
+
+    /// What a shadow ray keeps on its way: `None` when something opaque blocks it, else its
+    /// transmittance and whether it crossed glass. Without `[trace] transmissive_shadows`
+    /// glass blocks like anything else; with it, each glass surface crossed multiplies by
+    /// [`Glass::shadow_transmittance`](crate::materials::Glass::shadow_transmittance) (the
+    /// product does not depend on the order the tree reports the crossings in).
+    fn shadow(&self, ray: &Ray) -> Option<(Vec3, bool)> {
+        if !self.transmissive_shadows {
+            return (!self.occluded(ray)).then_some((Vec3::ONE, false));
         }
+        self.shadow_through_glass(ray)
+    }
+
+    /// [`Self::shadow`] with transmissive shadows on, out of line.
+    #[inline(never)]
+    fn shadow_through_glass(&self, ray: &Ray) -> Option<(Vec3, bool)> {
+        let mut t = Vec3::ONE;
+        let mut crossed = false;
+        let d = ray.d.normalize_or_zero();
+        let blocked = self.accel.any_hit(ray, mask::CASTS, |h| {
+            if !self.cuts.is_empty() && !self.kept(ray, h) {
+                return false;
+            }
+            let info = &self.instances[h.instance as usize];
+            let Bxdfs::Glass(g) = &self.materials[info.material as usize].bxdf else {
+                return true;
+            };
+            t *= g.shadow_transmittance(self.face_normal(h).dot(d));
+            crossed = true;
+            t == Vec3::ZERO
+        });
+        if blocked || self.spheres_block(ray) {
+            return None;
+        }
+        Some((t, crossed))
+    }
+
+    /// Whether a sphere emitter that casts shadows lies on the shadow ray.
+    fn spheres_block(&self, ray: &Ray) -> bool {
         let dn = ray.d.length();
         self.spheres
             .iter()
@@ -224,6 +262,18 @@ impl World {
                 }
                 _ => false,
             })
+    }
+
+    /// The unit world normal of the face a hit is on (its winding's, mirrored transforms
+    /// accounted for).
+    fn face_normal(&self, hit: &Hit) -> Vec3 {
+        let inst = &self.accel.instances()[hit.instance as usize];
+        let mesh = &self.accel.meshes()[inst.mesh as usize];
+        let tri = mesh.indices[hit.prim as usize];
+        let xf = inst.world_from_object;
+        let p = tri.map(|v| xf.transform_point3(mesh.positions[v as usize]));
+        let o = self.instances[hit.instance as usize].orientation;
+        ((p[1] - p[0]).cross(p[2] - p[0]) * o).normalize_or_zero()
     }
 
     fn surface(&self, hit: &Hit, ray: &Ray) -> Surface {
@@ -319,6 +369,16 @@ impl World {
         // The path has bounced off a diffuse surface: `[trace] filter_glossy` applies from
         // here on (the first hit and a chain of sharp bounces from the camera keep theirs).
         let mut after_diffuse = false;
+        // `[trace] transmissive_shadows` bookkeeping: the segment being traced left a vertex
+        // whose next-event estimation sent shadow rays through glass (a non-specular
+        // scattering, then only glass transmissions: `from_nee`), and it has crossed glass
+        // since (`via_glass`). Light such a path finds directly was already counted by those
+        // shadow rays, so it is not counted again.
+        let mut from_nee = false;
+        let mut via_glass = false;
+        // The product of (η_i/η_o)² over transmissions: radiance throughput shrinks by its
+        // inverse entering glass; Russian roulette looks at the throughput without it.
+        let mut eta_scale = 1.0f32;
         let max_depth = settings.max_depth.max(1);
         let mut segment = 0u32;
         loop {
@@ -331,11 +391,12 @@ impl World {
             };
             let meet = self.meet(&ray, m, segment == 0);
             let wo = -ray.d.normalize();
+            let shadowed_already = from_nee && via_glass;
             let hit = match meet {
                 Meet::Nothing => {
                     for &i in &self.infinite {
                         let le = self.lights[i as usize].le_infinite(-wo);
-                        if le == Vec3::ZERO {
+                        if le == Vec3::ZERO || shadowed_already {
                             continue;
                         }
                         let w = if prev_specular {
@@ -353,9 +414,12 @@ impl World {
                     if segment == 0 {
                         covered = true;
                     }
-                    if let Light::Sphere {
-                        radiance, casts, ..
-                    } = &self.lights[light as usize]
+                    if let (
+                        Light::Sphere {
+                            radiance, casts, ..
+                        },
+                        false,
+                    ) = (&self.lights[light as usize], shadowed_already)
                     {
                         let w = if prev_specular || !casts {
                             1.0
@@ -382,7 +446,7 @@ impl World {
             }
             let s = self.surface(&hit, &ray);
             let le = self.surface_emission(&s, wo);
-            if le != Vec3::ZERO {
+            if le != Vec3::ZERO && !shadowed_already {
                 let w = if prev_specular {
                     1.0
                 } else if let Some(first) = info.first_light {
@@ -422,7 +486,12 @@ impl World {
                     .sample_li(s.p, u_light)
                     .filter(|ls| !self.light_point_cut(li_index, s.p + ls.wi * ls.dist))
                 {
-                    if ls.pdf > 0.0 && pick_pdf > 0.0 && ls.li != Vec3::ZERO {
+                    // A transmission towards the light continues a path whose earlier shadow
+                    // ray already passed this glass (see `from_nee`).
+                    let covered = from_nee
+                        && bsdf.bxdf().transmits()
+                        && (ls.wi.dot(s.ng_front) > 0.0) != (wo.dot(s.ng_front) > 0.0);
+                    if ls.pdf > 0.0 && pick_pdf > 0.0 && ls.li != Vec3::ZERO && !covered {
                         let f = bsdf.f(wo, ls.wi);
                         let cos = ls.wi.dot(s.ns).abs();
                         if f != Vec3::ZERO && cos > 0.0 {
@@ -438,19 +507,21 @@ impl World {
                                 } else {
                                     f32::INFINITY
                                 };
-                                !self.occluded(&Ray { o, d: ls.wi, t_max })
+                                self.shadow(&Ray { o, d: ls.wi, t_max })
                             } else {
-                                true
+                                Some((Vec3::ONE, false))
                             };
-                            if visible {
+                            if let Some((tr, crossed)) = visible {
                                 let light_pdf = pick_pdf * ls.pdf;
-                                let w = if ls.delta || !casts {
+                                // Through glass only this strategy counts the light (the BSDF
+                                // path's is dropped, see `from_nee`), so it takes all the weight.
+                                let w = if ls.delta || !casts || crossed {
                                     1.0
                                 } else {
                                     power_heuristic(light_pdf, bsdf.pdf(wo, ls.wi))
                                 };
                                 l += self.clamped(
-                                    beta * f * ls.li * (cos * w / light_pdf),
+                                    beta * f * tr * ls.li * (cos * w / light_pdf),
                                     segment >= 1,
                                 );
                             }
@@ -473,13 +544,27 @@ impl World {
                 counters.dropped += 1;
                 return (Vec3::ZERO, covered);
             }
+            let transmitted = bsdf.bxdf().transmits()
+                && (bs.wi.dot(s.ng_front) > 0.0) != (wo.dot(s.ng_front) > 0.0);
+            if transmitted {
+                let e = bsdf.relative_eta(wo, bs.wi);
+                eta_scale *= e * e;
+            }
+            if self.transmissive_shadows {
+                if transmitted {
+                    via_glass = true;
+                } else {
+                    from_nee = !bs.specular;
+                    via_glass = false;
+                }
+            }
             prev_p = s.p;
             prev_pdf = bs.pdf;
             prev_specular = bs.specular;
             after_diffuse |= bs.diffuse;
             segment += 1;
             if segment >= settings.rr_depth {
-                let q = beta.max_element().min(0.95);
+                let q = (beta * eta_scale).max_element().min(0.95);
                 if u_pick.y >= q {
                     break;
                 }

@@ -117,6 +117,8 @@ const SINGLE_WEIGHT_MIN: f32 = 0.02;
 pub struct Conductor {
     /// Reflectance at normal incidence, per channel in `[0, 1]`.
     f0: Vec3,
+    /// Schlick's exponent (the format's `fresnel_power`), in `[0, 64]`.
+    power: f32,
     /// The microfacet distribution, `α = roughness²`.
     ggx: Ggx,
     /// The `F ≡ 1` albedo of the single-scattering lobe at this roughness.
@@ -137,11 +139,18 @@ impl Conductor {
     /// end: roughness 0 is a GGX lobe of `α = 10⁻⁴` (see [`super::ggx::ALPHA_MIN`]), as in the
     /// `plain` family, not a delta mirror.
     pub fn new(f0: Vec3, roughness: f32) -> Conductor {
+        Conductor::with_power(f0, roughness, fresnel::SCHLICK_POWER)
+    }
+
+    /// A conductor whose Schlick Fresnel has exponent `power` (the format's `fresnel_power`,
+    /// clamped by [`fresnel::schlick_power`]) instead of 5.
+    pub fn with_power(f0: Vec3, roughness: f32, power: f32) -> Conductor {
         let f0 = Vec3::new(unit(f0.x), unit(f0.y), unit(f0.z));
+        let power = fresnel::schlick_power(power);
         let roughness = unit(roughness).max(ROUGHNESS_MIN);
         let albedo = AlbedoRow::new(roughness);
         let e_avg = albedo.e_avg;
-        let f_avg = f0 + (Vec3::ONE - f0) * (1.0 / 21.0);
+        let f_avg = fresnel::schlick_pow_average(f0, power);
         // The denominator is ≥ E_avg > 0.4 for GGX with α ≤ 1, and ≥ 1 − F_avg otherwise.
         let denom = (Vec3::ONE - f_avg * (1.0 - e_avg)).max(Vec3::splat(1e-6));
         let f_ms = f_avg * f_avg * e_avg / denom;
@@ -158,11 +167,17 @@ impl Conductor {
         };
         Conductor {
             f0,
+            power,
             ggx: Ggx::new(roughness * roughness),
             albedo,
             ms_scale,
             ms_mean,
         }
+    }
+
+    /// Schlick's reflectance at the cosine `cos` between the direction and the microfacet.
+    pub(crate) fn fresnel(&self, cos: f32) -> Vec3 {
+        fresnel::schlick_pow(self.f0, cos, self.power)
     }
 
     /// The multiple-scattering lobe alone at cosines `mu_o`, `mu_i` (both > 0): what `plain`
@@ -180,8 +195,7 @@ impl Conductor {
     /// The probability of sampling the multiple-scattering lobe (cosine) rather than the
     /// single-scattering one (visible normals), from their approximate albedos at `wo`.
     fn ms_probability(&self, mu_o: f32, e_o: f32) -> f32 {
-        let w_single =
-            e_o * (fresnel::schlick(self.f0, mu_o).element_sum() / 3.0).max(SINGLE_WEIGHT_MIN);
+        let w_single = e_o * (self.fresnel(mu_o).element_sum() / 3.0).max(SINGLE_WEIGHT_MIN);
         let w_multi = (1.0 - e_o) * self.ms_mean;
         let total = w_single + w_multi;
         if total > 0.0 {
@@ -201,8 +215,7 @@ impl Conductor {
             return (Vec3::ZERO, 0.0);
         }
         let cos_h = wo.dot(h).clamp(0.0, 1.0);
-        let single =
-            fresnel::schlick(self.f0, cos_h) * (self.ggx.d(h) * self.ggx.g2_over_cosines(wo, wi));
+        let single = self.fresnel(cos_h) * (self.ggx.d(h) * self.ggx.g2_over_cosines(wo, wi));
         let (e_o, e_i) = (self.albedo.e(wo.z), self.albedo.e(wi.z));
         let multi = self.ms_scale * ((1.0 - e_o) * (1.0 - e_i));
         let p_ms = self.ms_probability(wo.z, e_o);
@@ -462,6 +475,28 @@ mod tests {
                 (a - expect).abs().max_element() < 2e-3,
                 "cos {cos_o}: {a} vs {expect}"
             );
+        }
+    }
+
+    #[test]
+    fn fresnel_power_sets_the_schlick_exponent_and_white_stays_lossless() {
+        let copper = Vec3::new(0.95, 0.64, 0.54);
+        for p in [1.0f32, 2.0, 12.0] {
+            let c = Conductor::with_power(copper, 0.0, p);
+            for cos_o in [0.1f32, 0.5, 1.0] {
+                let (a, _) = albedo(&c, dir(cos_o, 0.0), 20_000, 5);
+                let expect = fresnel::schlick_pow(copper, cos_o, p);
+                assert!(
+                    (a - expect).abs().max_element() < 2e-3,
+                    "p {p} cos {cos_o}: {a} vs {expect}"
+                );
+            }
+            // F0 = 1 is 1 at every angle whatever the exponent: the furnace stays at 1.
+            let white = Conductor::with_power(Vec3::ONE, 0.7, p);
+            for cos_o in [0.2f32, 0.9] {
+                let (a, _) = albedo(&white, dir(cos_o, 0.0), 100_000, 6);
+                assert!((a - Vec3::ONE).abs().max_element() < 0.01, "p {p}: {a}");
+            }
         }
     }
 

@@ -47,15 +47,49 @@ pub fn dielectric(cos_i: f32, inv_eta: f32) -> f32 {
 /// Schlick's approximation `F0 + (1 − F0)(1 − cos)⁵`, per channel, for a conductor whose
 /// reflectance at normal incidence is `f0` (each channel in `[0, 1]`).
 pub fn schlick(f0: Vec3, cos_i: f32) -> Vec3 {
+    schlick_pow(f0, cos_i, SCHLICK_POWER)
+}
+
+/// Schlick's exponent as published, and the format's `fresnel_power` default.
+pub const SCHLICK_POWER: f32 = 5.0;
+
+/// The largest `fresnel_power` taken: beyond it `(1 − cos)^p` is below 10⁻⁴ for every cosine
+/// above 0.14, so the reflectance is `F0` at every angle a viewer can tell apart.
+pub const SCHLICK_POWER_MAX: f32 = 64.0;
+
+/// The format's `fresnel_power` clamped to `[0, SCHLICK_POWER_MAX]`, NaN to the default 5.
+/// Exponent 0 reflects everything at every angle (`F ≡ 1`); a negative one would grow without
+/// bound towards grazing, so it is taken as 0.
+pub fn schlick_power(p: f32) -> f32 {
+    if p.is_nan() {
+        SCHLICK_POWER
+    } else {
+        p.clamp(0.0, SCHLICK_POWER_MAX)
+    }
+}
+
+/// Schlick's form with exponent `power` (the format's `fresnel_power`, already clamped by
+/// [`schlick_power`]): `F0 + (1 − F0)(1 − cos)^power`.
+pub fn schlick_pow(f0: Vec3, cos_i: f32, power: f32) -> Vec3 {
     let c = if cos_i.is_nan() {
         0.0
     } else {
         cos_i.clamp(0.0, 1.0)
     };
     let m = 1.0 - c;
-    let m2 = m * m;
-    let w = m2 * m2 * m;
+    let w = if power == SCHLICK_POWER {
+        let m2 = m * m;
+        m2 * m2 * m
+    } else {
+        m.powf(power)
+    };
     f0 + (Vec3::ONE - f0) * w
+}
+
+/// The cosine-weighted hemispherical mean of [`schlick_pow`]:
+/// `2∫(F0 + (1 − F0)(1 − μ)^p) μ dμ = F0 + (1 − F0)·2/((p + 1)(p + 2))` (1/21 for p = 5).
+pub fn schlick_pow_average(f0: Vec3, power: f32) -> Vec3 {
+    f0 + (Vec3::ONE - f0) * (2.0 / ((power + 1.0) * (power + 2.0)))
 }
 
 #[cfg(test)]
@@ -152,5 +186,43 @@ mod tests {
         let f0 = Vec3::new(0.95, 0.64, 0.54);
         assert_eq!(schlick(f0, 1.0), f0);
         assert_eq!(schlick(f0, 0.0), Vec3::ONE);
+    }
+
+    #[test]
+    fn schlick_power_average_matches_quadrature_and_power_5_is_schlick() {
+        let f0 = Vec3::new(0.95, 0.64, 0.04);
+        for p in [0.0f32, 1.0, 2.5, 5.0, 12.0, 64.0] {
+            let n = 200_000;
+            let mut sum = glam::DVec3::ZERO;
+            for i in 0..n {
+                let mu = (i as f64 + 0.5) / n as f64;
+                sum += schlick_pow(f0, mu as f32, p).as_dvec3() * (2.0 * mu / n as f64);
+            }
+            let avg = schlick_pow_average(f0, p).as_dvec3();
+            assert!(
+                (sum - avg).abs().max_element() < 1e-4,
+                "p {p}: {sum} vs {avg}"
+            );
+        }
+        for c in [0.0f32, 0.3, 0.77, 1.0] {
+            assert_eq!(schlick(f0, c), schlick_pow(f0, c, 5.0));
+            let close = schlick_pow(f0, c, 5.000001) - schlick(f0, c);
+            assert!(close.abs().max_element() < 1e-5);
+        }
+        assert_eq!(schlick_pow(f0, 0.4, 0.0), Vec3::ONE);
+    }
+
+    #[test]
+    fn schlick_power_clamps_to_a_bounded_exponent() {
+        assert_eq!(schlick_power(f32::NAN), 5.0);
+        assert_eq!(schlick_power(-3.0), 0.0);
+        assert_eq!(schlick_power(1e9), SCHLICK_POWER_MAX);
+        assert_eq!(schlick_power(f32::INFINITY), SCHLICK_POWER_MAX);
+        for p in [0.0f32, 0.5, 5.0, 64.0] {
+            for c in [-1.0f32, 0.0, 1e-30, 0.5, 1.0, 2.0, f32::NAN] {
+                let s = schlick_pow(Vec3::new(0.0, 0.5, 1.0), c, p);
+                assert!(s.is_finite() && s.cmpge(Vec3::ZERO).all() && s.cmple(Vec3::ONE).all());
+            }
+        }
     }
 }

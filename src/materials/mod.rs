@@ -10,11 +10,14 @@ pub mod conductor;
 pub mod dielectric;
 pub mod fresnel;
 pub mod ggx;
+pub mod glass;
 mod plain;
 #[cfg(test)]
 pub(crate) mod testutil;
 pub mod warp;
 
+pub use conductor::Conductor;
+pub use glass::Glass;
 pub use plain::Plain;
 
 use crate::geometry::Frame;
@@ -109,33 +112,54 @@ pub(crate) fn sample_cosine_or_ggx(
 /// Every material family's BxDF: the closed set the integrator dispatches over.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Bxdfs {
-    /// The `plain` family.
+    /// The `plain` family: a dielectric layer over a Lambertian base, blended by metalness
+    /// to a conductor.
     Plain(Plain),
+    /// The `metal` and `chrome` families: a conductor.
+    Conductor(Conductor),
+    /// The `glass` family: a tinted dielectric interface, the one family that transmits.
+    Glass(Glass),
+}
+
+impl Bxdfs {
+    /// Whether light passes through the surface: its two sides are then different media, and
+    /// [`Bsdf`] keeps the front face's orientation instead of reflecting on both sides.
+    #[inline]
+    pub fn transmits(&self) -> bool {
+        matches!(self, Bxdfs::Glass(_))
+    }
+}
+
+/// Forwards one `Bxdf` method to the variant's own.
+macro_rules! dispatch {
+    ($self:ident, $b:ident => $e:expr) => {
+        match $self {
+            Bxdfs::Plain($b) => $e,
+            Bxdfs::Conductor($b) => $e,
+            Bxdfs::Glass($b) => $e,
+        }
+    };
 }
 
 impl Bxdf for Bxdfs {
+    #[inline]
     fn f(&self, wo: Vec3, wi: Vec3) -> Vec3 {
-        match self {
-            Bxdfs::Plain(b) => b.f(wo, wi),
-        }
+        dispatch!(self, b => b.f(wo, wi))
     }
 
+    #[inline]
     fn sample_f(&self, wo: Vec3, uc: f32, u: Vec2) -> Option<BsdfSample> {
-        match self {
-            Bxdfs::Plain(b) => b.sample_f(wo, uc, u),
-        }
+        dispatch!(self, b => b.sample_f(wo, uc, u))
     }
 
+    #[inline]
     fn pdf(&self, wo: Vec3, wi: Vec3) -> f32 {
-        match self {
-            Bxdfs::Plain(b) => b.pdf(wo, wi),
-        }
+        dispatch!(self, b => b.pdf(wo, wi))
     }
 
+    #[inline]
     fn f_pdf(&self, wo: Vec3, wi: Vec3) -> (Vec3, f32) {
-        match self {
-            Bxdfs::Plain(b) => b.f_pdf(wo, wi),
-        }
+        dispatch!(self, b => b.f_pdf(wo, wi))
     }
 }
 
@@ -146,25 +170,32 @@ const SHADING_COS_MIN: f32 = 1e-2;
 
 /// A [`Bxdf`] in world space at one surface point.
 ///
-/// Both sides of every surface reflect: the geometric normal is flipped to the viewer's side
-/// and the shading normal to the geometric normal's. Light from below the (flipped) geometric
-/// normal is never reflected, whatever the shading normal says, so nothing leaks through a
-/// surface. The integrator weights `f` by `|wi · shading_normal()|`.
+/// A reflecting surface reflects on both sides: the geometric normal is flipped to the viewer's
+/// side and the shading normal to the geometric normal's, and light from below the (flipped)
+/// geometric normal is never reflected, whatever the shading normal says, so nothing leaks
+/// through a surface. A transmitting one ([`Bxdfs::transmits`]) keeps the front face's
+/// orientation, since its sides are different media (the front is the outside): the local
+/// BxDF sees `wo` on either side, and a pair counts only when the geometry and the shading
+/// frame agree on whether it is a reflection or a transmission. The integrator weights `f` by
+/// `|wi · shading_normal()|`.
 #[derive(Clone, Copy, Debug)]
 pub struct Bsdf {
-    /// Geometric normal on `wo`'s side.
+    /// Geometric normal: on `wo`'s side for a reflecting BxDF, the front face's for a
+    /// transmitting one.
     ng: Vec3,
     /// Shading frame; its `n` is on `ng`'s side.
     frame: Frame,
     /// The local BxDF.
     bxdf: Bxdfs,
+    /// `bxdf.transmits()`, kept to choose the geometric test without a `match`.
+    transmits: bool,
 }
 
 impl Bsdf {
-    /// `ng`: geometric normal, `ns`: shading normal (both unit, world), `wo`: towards the
-    /// viewer. Both sides of a surface reflect: the normals are flipped to `wo`'s side of
-    /// `ng`, and `ns` to `ng`'s side. A zero or non-finite `ns` is replaced by `ng`, and a
-    /// zero or non-finite `ng` by `ns` (by +Z if both are).
+    /// `ng`: geometric normal of the front face, `ns`: shading normal (both unit, world),
+    /// `wo`: towards the viewer. A reflecting BxDF has both normals flipped to `wo`'s side of
+    /// `ng`; `ns` is always flipped to `ng`'s side. A zero or non-finite `ns` is replaced by
+    /// `ng`, and a zero or non-finite `ng` by `ns` (by +Z if both are).
     pub fn new(ng: Vec3, ns: Vec3, wo: Vec3, bxdf: Bxdfs) -> Bsdf {
         let ng_ok = ng.normalize_or_zero();
         let ns_ok = ns.normalize_or_zero();
@@ -176,27 +207,32 @@ impl Bsdf {
             Vec3::Z
         };
         let wo = wo.normalize_or_zero();
-        if ng.dot(wo) < 0.0 {
+        let transmits = bxdf.transmits();
+        if !transmits && ng.dot(wo) < 0.0 {
             ng = -ng;
         }
         let mut ns = if ns_ok != Vec3::ZERO { ns_ok } else { ng };
         if ns.dot(ng) < 0.0 {
             ns = -ns;
         }
-        // Bend: ns + t·wo with t chosen so the (unnormalised) cosine is SHADING_COS_MIN. It is
-        // continuous (t = 0 at the threshold) and stays on ng's side, as ns and wo both are.
-        let c = ns.dot(wo);
+        // Bend: ns + t·s·wo, with s = ±1 the side of ng that wo is on, and t chosen so the
+        // (unnormalised) cosine s·(ns·wo) is SHADING_COS_MIN. It is continuous (t = 0 at the
+        // threshold) and stays on ng's side, as ns and s·wo both are.
+        let side = if ng.dot(wo) < 0.0 { -1.0 } else { 1.0 };
+        let c = side * ns.dot(wo);
         if c < SHADING_COS_MIN && wo != Vec3::ZERO {
-            ns = (ns + (SHADING_COS_MIN - c) * wo).normalize_or(ng);
+            ns = (ns + (side * (SHADING_COS_MIN - c)) * wo).normalize_or(ng);
         }
         Bsdf {
             ng,
             frame: Frame::from_normal(ns),
             bxdf,
+            transmits,
         }
     }
 
-    /// The geometric normal, flipped to the viewer's side.
+    /// The geometric normal: flipped to the viewer's side for a reflecting BxDF, the front
+    /// face's for a transmitting one.
     pub fn geometric_normal(&self) -> Vec3 {
         self.ng
     }
@@ -212,22 +248,40 @@ impl Bsdf {
         &self.bxdf
     }
 
-    /// The BSDF value, per steradian, cosine excluded; zero when `wi` is at or below the
-    /// (flipped) geometric normal's plane.
-    pub fn f(&self, wo: Vec3, wi: Vec3) -> Vec3 {
-        if !positive(wi.dot(self.ng)) {
-            return Vec3::ZERO;
+    /// Whether the pair `(wo, wi)` may scatter as the geometry sees it: `wi` above the plane
+    /// for a reflecting BxDF; for a transmitting one, both off the plane and on the same sides
+    /// of the geometric plane as of the shading plane (a shading normal tilted from the
+    /// geometric one must not turn a reflection into a transmission, or the reverse).
+    #[inline]
+    fn admits(&self, wo: Vec3, wi: Vec3, lo: Vec3, li: Vec3) -> bool {
+        let gi = wi.dot(self.ng);
+        if !self.transmits {
+            return positive(gi);
         }
-        self.bxdf
-            .f(self.frame.to_local(wo), self.frame.to_local(wi))
+        let go = wo.dot(self.ng);
+        go != 0.0 && gi != 0.0 && (go * gi > 0.0) == (lo.z * li.z > 0.0)
     }
 
-    /// Draws a world-space `wi`; `None` when the drawn direction is not reflected (including
-    /// any at or below the geometric normal's plane).
+    /// The BSDF value, per steradian, cosine excluded; zero for a pair the geometry does not
+    /// admit (see [`Bsdf::new`]).
+    pub fn f(&self, wo: Vec3, wi: Vec3) -> Vec3 {
+        if !self.transmits && !positive(wi.dot(self.ng)) {
+            return Vec3::ZERO;
+        }
+        let (lo, li) = (self.frame.to_local(wo), self.frame.to_local(wi));
+        if !self.admits(wo, wi, lo, li) {
+            return Vec3::ZERO;
+        }
+        self.bxdf.f(lo, li)
+    }
+
+    /// Draws a world-space `wi`; `None` when the drawn direction is not scattered (including
+    /// any the geometry does not admit).
     pub fn sample_f(&self, wo: Vec3, uc: f32, u: Vec2) -> Option<BsdfSample> {
-        let s = self.bxdf.sample_f(self.frame.to_local(wo), uc, u)?;
+        let lo = self.frame.to_local(wo);
+        let s = self.bxdf.sample_f(lo, uc, u)?;
         let wi = self.frame.to_world(s.wi);
-        if !positive(wi.dot(self.ng)) {
+        if !self.admits(wo, wi, lo, s.wi) {
             return None;
         }
         Some(BsdfSample { wi, ..s })
@@ -235,21 +289,39 @@ impl Bsdf {
 
     /// `(f(wo, wi), pdf(wo, wi))` at once, at about the cost of one of them.
     pub fn f_pdf(&self, wo: Vec3, wi: Vec3) -> (Vec3, f32) {
-        if !positive(wi.dot(self.ng)) {
+        if !self.transmits && !positive(wi.dot(self.ng)) {
             return (Vec3::ZERO, 0.0);
         }
-        self.bxdf
-            .f_pdf(self.frame.to_local(wo), self.frame.to_local(wi))
+        let (lo, li) = (self.frame.to_local(wo), self.frame.to_local(wi));
+        if !self.admits(wo, wi, lo, li) {
+            return (Vec3::ZERO, 0.0);
+        }
+        self.bxdf.f_pdf(lo, li)
     }
 
-    /// The density of [`Bsdf::sample_f`] returning `wi`, per steradian: zero at or below the
-    /// geometric normal's plane, where it never returns one.
+    /// The density of [`Bsdf::sample_f`] returning `wi`, per steradian: zero where the
+    /// geometry does not admit the pair, where it never returns one.
     pub fn pdf(&self, wo: Vec3, wi: Vec3) -> f32 {
-        if !positive(wi.dot(self.ng)) {
+        if !self.transmits && !positive(wi.dot(self.ng)) {
             return 0.0;
         }
-        self.bxdf
-            .pdf(self.frame.to_local(wo), self.frame.to_local(wi))
+        let (lo, li) = (self.frame.to_local(wo), self.frame.to_local(wi));
+        if !self.admits(wo, wi, lo, li) {
+            return 0.0;
+        }
+        self.bxdf.pdf(lo, li)
+    }
+
+    /// `η_i/η_o` of a transmission from `wo` to `wi` (1 for a reflection or a BxDF that does
+    /// not transmit): the factor by whose square radiance throughput shrank at this vertex
+    /// (see [`dielectric::Dielectric::relative_eta`]).
+    pub fn relative_eta(&self, wo: Vec3, wi: Vec3) -> f32 {
+        match &self.bxdf {
+            Bxdfs::Glass(g) => g
+                .interface()
+                .relative_eta(self.frame.to_local(wo), self.frame.to_local(wi)),
+            _ => 1.0,
+        }
     }
 }
 
@@ -409,6 +481,127 @@ mod tests {
                 40 + i as u64,
             );
             assert!(integral < 1.0, "{integral}");
+        }
+    }
+
+    fn glass(roughness: f32) -> Bxdfs {
+        Bxdfs::Glass(Glass::new(1.5, roughness, Vec3::ONE))
+    }
+
+    #[test]
+    fn glass_keeps_the_front_face_and_sees_wo_from_both_sides() {
+        let ng = Vec3::Z;
+        let outside = Vec3::new(0.3, 0.1, 0.9).normalize();
+        let inside = Vec3::new(-0.2, 0.3, -0.9).normalize();
+        for wo in [outside, inside] {
+            let bsdf = Bsdf::new(ng, ng, wo, glass(0.4));
+            assert_eq!(bsdf.geometric_normal(), Vec3::Z);
+            assert_eq!(bsdf.shading_normal(), Vec3::Z);
+            // The world wrapper equals the local interface: no flip for either side.
+            let g = glass(0.4);
+            for wi in [outside, inside, -outside, -inside] {
+                assert_eq!(bsdf.f_pdf(wo, wi), g.f_pdf(wo, wi));
+            }
+        }
+        // Entering: η_i/η_o = 1.5; leaving: 1/1.5; reflecting: 1.
+        let bsdf = Bsdf::new(ng, ng, outside, glass(0.4));
+        assert_eq!(bsdf.relative_eta(outside, inside), 1.5);
+        assert_eq!(bsdf.relative_eta(inside, outside), 1.0 / 1.5);
+        assert_eq!(bsdf.relative_eta(outside, outside), 1.0);
+        // A reflecting family viewed from below is flipped as before.
+        let plain = Bsdf::new(ng, ng, inside, plastic());
+        assert_eq!(plain.geometric_normal(), -Vec3::Z);
+    }
+
+    #[test]
+    fn a_tilted_shading_normal_never_swaps_reflection_and_transmission() {
+        // The shading normal leans 60°: directions exist that the shading frame calls a
+        // transmission and the geometry a reflection, or the reverse; they must get nothing.
+        let ng = Vec3::Z;
+        let ns = Vec3::new(0.866, 0.0, 0.5);
+        let mut rng = Rng::new(17);
+        for wo in [
+            Vec3::new(0.5, 0.0, 0.866),
+            Vec3::new(-0.3, 0.2, -0.9).normalize(),
+        ] {
+            let bsdf = Bsdf::new(ng, ns, wo, glass(0.5));
+            let sn = bsdf.shading_normal();
+            let mut checked = 0;
+            for _ in 0..20_000 {
+                let wi = rng.sphere_dir();
+                let geometric = wo.dot(ng) * wi.dot(ng) > 0.0;
+                let shading = wo.dot(sn) * wi.dot(sn) > 0.0;
+                if geometric != shading {
+                    assert_eq!(bsdf.f(wo, wi), Vec3::ZERO);
+                    assert_eq!(bsdf.pdf(wo, wi), 0.0);
+                    checked += 1;
+                }
+            }
+            assert!(checked > 1000, "{checked}");
+            for _ in 0..20_000 {
+                if let Some(s) = bsdf.sample_f(wo, rng.f32(), rng.vec2()) {
+                    let geometric = wo.dot(ng) * s.wi.dot(ng) > 0.0;
+                    let shading = wo.dot(sn) * s.wi.dot(sn) > 0.0;
+                    assert_eq!(geometric, shading);
+                    assert!(s.f.is_finite() && s.pdf.is_finite());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn world_glass_sampling_passes_chi2_from_both_sides() {
+        let ng = Vec3::Z;
+        let ns = Vec3::new(0.3, 0.0, 0.954).normalize();
+        let views = [
+            Vec3::new(-0.3, 0.4, 0.866).normalize(),
+            Vec3::new(0.4, -0.2, -0.894).normalize(),
+        ];
+        for (i, wo) in views.into_iter().enumerate() {
+            let bsdf = Bsdf::new(ng, ns, wo, glass(0.5));
+            let integral = chi2_test(
+                &format!("world glass {i}"),
+                |u, uc| bsdf.sample_f(wo, uc, u).map(|s| s.wi),
+                |wi| bsdf.pdf(wo, wi) as f64,
+                400_000,
+                2,
+                60 + i as u64,
+            );
+            assert!(integral <= 1.0 + 1e-3, "{integral}");
+        }
+    }
+
+    #[test]
+    fn every_family_bxdf_stays_finite_in_the_world_wrapper() {
+        let bad = [
+            Vec3::ZERO,
+            Vec3::NAN,
+            Vec3::Z,
+            -Vec3::X,
+            Vec3::new(1e-30, 0.0, -1.0),
+        ];
+        let models = [
+            plastic(),
+            Bxdfs::Conductor(Conductor::new(Vec3::new(1.0, 0.7, 0.3), 0.3)),
+            glass(0.0),
+            glass(0.4),
+        ];
+        let mut rng = Rng::new(23);
+        for b in models {
+            for &ng in &bad {
+                for &wo in &bad {
+                    let bsdf = Bsdf::new(ng, Vec3::Y, wo, b);
+                    for &wi in &bad {
+                        assert!(bsdf.f(wo, wi).is_finite() && bsdf.pdf(wo, wi).is_finite());
+                        assert!(bsdf.relative_eta(wo, wi).is_finite());
+                    }
+                    for _ in 0..16 {
+                        if let Some(s) = bsdf.sample_f(wo, rng.f32(), rng.vec2()) {
+                            assert!(s.wi.is_finite() && s.f.is_finite() && s.pdf.is_finite());
+                        }
+                    }
+                }
+            }
         }
     }
 }

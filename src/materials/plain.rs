@@ -66,6 +66,18 @@ impl Plain {
     /// channel, metalness and specular to `[0, 1]`, roughness to `[0.01, 1]` (so roughness 0 is
     /// a mirror of `α = 10⁻⁴`, see [`super::ggx::ALPHA_MIN`]).
     pub fn new(base: Vec3, roughness: f32, metalness: f32, specular: f32) -> Plain {
+        Plain::with_power(base, roughness, metalness, specular, fresnel::SCHLICK_POWER)
+    }
+
+    /// A plain material whose conductor (the metalness part) has Schlick exponent `power`, the
+    /// format's `fresnel_power`; the dielectric layer's Fresnel is exact and takes no exponent.
+    pub fn with_power(
+        base: Vec3,
+        roughness: f32,
+        metalness: f32,
+        specular: f32,
+        power: f32,
+    ) -> Plain {
         let base = Vec3::new(unit(base.x), unit(base.y), unit(base.z));
         let roughness = unit(roughness).max(ROUGHNESS_MIN);
         let f0 = unit(specular);
@@ -83,7 +95,7 @@ impl Plain {
             ggx: Ggx::new(roughness * roughness),
             albedo,
             diffuse_norm,
-            metal: Conductor::new(base, roughness),
+            metal: Conductor::with_power(base, roughness, power),
             lambertian: f0 == 0.0 && unit(metalness) == 0.0,
         }
     }
@@ -101,7 +113,7 @@ impl Plain {
                 0.0
             };
         let w_conductor = if m > 0.0 {
-            m * (fresnel::schlick(self.base, mu_o).element_sum() / 3.0).max(CONDUCTOR_WEIGHT_MIN)
+            m * (self.metal.fresnel(mu_o).element_sum() / 3.0).max(CONDUCTOR_WEIGHT_MIN)
         } else {
             0.0
         };
@@ -138,7 +150,7 @@ impl Plain {
         let dielectric = fresnel::dielectric(cos_h, self.inv_eta) * spec;
         let diffuse = self.base * (self.diffuse_norm * (1.0 - e_o) * (1.0 - e_i));
         let conductor = if m > 0.0 {
-            fresnel::schlick(self.base, cos_h) * spec + self.metal.multi(wo.z, wi.z)
+            self.metal.fresnel(cos_h) * spec + self.metal.multi(wo.z, wi.z)
         } else {
             Vec3::ZERO
         };
