@@ -5,6 +5,7 @@
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use glam::{Vec2, Vec3};
+use pfx_bake::materials::coat::Coated;
 use pfx_bake::materials::conductor::Conductor;
 use pfx_bake::materials::dielectric::Dielectric;
 use pfx_bake::materials::{Bsdf, Bxdf, Bxdfs, Plain};
@@ -117,7 +118,7 @@ fn bench_lobes(c: &mut Criterion) {
             u: Vec2::new(hash01(10 * i + 7), hash01(10 * i + 8)),
         })
         .collect();
-    let lobes: [(&str, Box<dyn Bxdf>); 4] = [
+    let lobes: [(&str, Box<dyn Bxdf>); 5] = [
         (
             "conductor_copper_r0.2",
             Box::new(Conductor::new(Vec3::new(0.95, 0.64, 0.54), 0.2)),
@@ -128,6 +129,15 @@ fn bench_lobes(c: &mut Criterion) {
         ),
         ("dielectric_1.5_r0.3", Box::new(Dielectric::new(1.5, 0.3))),
         ("dielectric_1.5_smooth", Box::new(Dielectric::new(1.5, 0.0))),
+        (
+            "coated_plastic_r0.5_coat0.05",
+            Box::new(Coated::new(
+                Plain::new(Vec3::new(0.8, 0.3, 0.2), 0.5, 0.0, 0.04),
+                1.0,
+                0.05,
+                1.5,
+            )),
+        ),
     ];
     let mut group = c.benchmark_group("lobe");
     group.throughput(Throughput::Elements(BATCH as u64));

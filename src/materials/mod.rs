@@ -6,6 +6,7 @@
 //! Decisions are written up in `docs/materials.md`.
 
 mod albedo;
+pub mod coat;
 pub mod conductor;
 pub mod dielectric;
 pub mod fresnel;

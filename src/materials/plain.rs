@@ -161,6 +161,20 @@ impl Plain {
             p_diffuse * warp::cosine_hemisphere_pdf(wi.z) + p_spec * self.ggx.reflection_pdf(wo, h);
         (f, pdf)
     }
+
+    /// What a layer over this BRDF (the clear coat, `coat.rs`) needs to couple its separable
+    /// lobes exactly: `(metalness, base, diffuse_norm, dielectric albedo, conductor)`. The
+    /// diffuse lobe is `(1 − m) · base · diffuse_norm · (1 − E(μo))(1 − E(μi))` with `E` that
+    /// albedo, and the conductor's `multi` is the other separable lobe (times `m`).
+    pub(crate) fn layer_parts(&self) -> (f32, Vec3, f32, &AlbedoSlice, &Conductor) {
+        (
+            self.metalness,
+            self.base,
+            self.diffuse_norm,
+            &self.albedo,
+            &self.metal,
+        )
+    }
 }
 
 impl Bxdf for Plain {
