@@ -15,7 +15,7 @@ use crate::accel::{Accel, Instance, TriangleMesh};
 use crate::assets::{self, Coverage, MeshAsset};
 use crate::camera::Camera;
 use crate::lights::{luminance, Distribution1D, Light, SkyMap};
-use crate::materials::{Bxdfs, Conductor, Glass, Plain};
+use crate::materials::{Bxdfs, Coated, Conductor, Glass, Plain};
 use crate::scene::{
     self, Diagnostic, Family, Location, Scene, Severity, Shadow, SkyKind, SunModel,
 };
@@ -298,6 +298,8 @@ const DRAWN: &[&str] = &[
     "materials.ior",
     "materials.transmission",
     "materials.fresnel_power",
+    "materials.clearcoat",
+    "materials.clearcoat_roughness",
     "materials.emission",
     "materials.authoring",
     // Movers, rigs, physics, sounds and play-mode tables only make objects dynamic or belong
@@ -903,98 +905,169 @@ fn object_dkey(o: &scene::Object) -> String {
 }
 
 /// A library material as the integrator uses it; `filter_glossy` is the least roughness of
-/// its filtered model. The family chooses the model (`docs/materials.md`): `metal` and
-/// `chrome` are conductors, `glass` a tinted dielectric, every other family `plain` for now.
+/// its filtered model (for the coat too). The family chooses the model (`docs/materials.md`):
+/// `metal` and `chrome` are conductors, `glass` a tinted dielectric, `lacquer` a clear coat at
+/// full weight over `plain`, every other family `plain` for now; `clearcoat > 0` coats any
+/// reflecting family.
 fn material_def(m: &scene::Material, filter_glossy: f32) -> MaterialDef {
     let base = Vec3::from(m.base);
-    let model = |roughness: f32| match m.family {
+    let conductor = matches!(m.family, Family::Metal | Family::Chrome);
+    let coat = match m.family {
+        Family::Lacquer => 1.0,
+        Family::Glass => 0.0,
+        _ if m.clearcoat > 0.0 => m.clearcoat,
+        _ => 0.0,
+    };
+    // A conductor under a coat is `plain` at metalness 1: the same single-scattering lobe and
+    // the same multiple-scattering lobe as `Conductor`.
+    let under_coat = |roughness: f32| {
+        let metalness = if conductor { 1.0 } else { m.metalness };
+        Plain::with_power(base, roughness, metalness, m.specular, m.fresnel_power)
+    };
+    let model = |roughness: f32, coat_roughness: f32| match m.family {
+        Family::Glass => Bxdfs::Glass(Glass::new(m.ior, roughness, base)),
+        _ if coat > 0.0 => Bxdfs::Coated(Coated::new(
+            under_coat(roughness),
+            coat,
+            coat_roughness,
+            m.ior,
+        )),
         Family::Metal | Family::Chrome => {
             Bxdfs::Conductor(Conductor::with_power(base, roughness, m.fresnel_power))
         }
-        Family::Glass => Bxdfs::Glass(Glass::new(m.ior, roughness, base)),
-        _ => Bxdfs::Plain(Plain::with_power(
-            base,
-            roughness,
-            m.metalness,
-            m.specular,
-            m.fresnel_power,
-        )),
+        _ => Bxdfs::Plain(under_coat(roughness)),
     };
-    let roughness = if m.roughness.is_nan() {
-        0.0
-    } else {
-        m.roughness
+    let least = |r: f32| {
+        let r = if r.is_nan() { 0.0 } else { r };
+        if filter_glossy > r {
+            filter_glossy
+        } else {
+            r
+        }
     };
     MaterialDef {
         key: m.key.clone(),
-        bxdf: model(m.roughness),
-        filtered: if filter_glossy > roughness {
-            model(filter_glossy)
-        } else {
-            model(m.roughness)
-        },
+        bxdf: model(m.roughness, m.clearcoat_roughness),
+        filtered: model(least(m.roughness), least(m.clearcoat_roughness)),
         emission: rgb(m.emission),
     }
 }
 
 /// The families this version draws with their own model; the others render as `plain`.
-const MODELLED_FAMILIES: [Family; 4] =
-    [Family::Plain, Family::Metal, Family::Chrome, Family::Glass];
+const MODELLED_FAMILIES: [Family; 5] = [
+    Family::Plain,
+    Family::Metal,
+    Family::Chrome,
+    Family::Glass,
+    Family::Lacquer,
+];
 
 /// The material keys a family's model does not read, with the value this material gives them,
 /// where that value differs from the spec's default (a default value changes nothing, so it
 /// needs no note). A family that is one lobe takes it at full weight: the weight that blends
-/// that lobe into `plain` (`metalness` for `metal` and `chrome`, `transmission` for `glass`)
-/// is not read by it, and 1 agrees with it as well as 0.
+/// that lobe into `plain` (`metalness` for `metal` and `chrome`, `transmission` for `glass`,
+/// `clearcoat` for `lacquer`) is not read by it, and 1 agrees with it as well as 0.
 fn unread_keys(m: &scene::Material) -> Vec<(&'static str, String)> {
     let d = scene::Material::default();
-    let mut out = Vec::new();
-    let mut unread =
-        |key: &'static str, value: f32, default: f32, agrees: Option<f32>, why: &str| {
-            if value != default && Some(value) != agrees && !(value.is_nan() && default.is_nan()) {
-                out.push((key, format!("{key} = {value} {why}")));
-            }
-        };
     let family = format!("family {:?}", m.family.name());
+    // (key, value, default, a value that agrees with the family, why it is not read)
+    let mut checks: Vec<(&'static str, f32, f32, Option<f32>, String)> = Vec::new();
+    let coated = m.family == Family::Lacquer || m.clearcoat > 0.0;
+    let not_glass = format!("is not rendered yet on {family}: only family \"glass\" transmits");
     match m.family {
         Family::Metal | Family::Chrome => {
-            let why = format!("has no effect: {family} is a conductor at any metalness");
-            unread("metalness", m.metalness, d.metalness, Some(1.0), &why);
-            let why = format!("has no effect: {family} is a conductor, its reflectance is base");
-            unread("specular", m.specular, d.specular, None, &why);
-            unread("ior", m.ior, d.ior, None, &why);
-            let why = format!("has no effect: {family} is a conductor and does not transmit");
-            unread("transmission", m.transmission, d.transmission, None, &why);
+            let conductor = format!("has no effect: {family} is a conductor");
+            checks.push((
+                "metalness",
+                m.metalness,
+                d.metalness,
+                Some(1.0),
+                format!("{conductor} at any metalness"),
+            ));
+            checks.push((
+                "specular",
+                m.specular,
+                d.specular,
+                None,
+                format!("{conductor}, its reflectance is base"),
+            ));
+            checks.push((
+                "transmission",
+                m.transmission,
+                d.transmission,
+                None,
+                format!("{conductor} and does not transmit"),
+            ));
         }
         Family::Glass => {
-            let why = format!("has no effect: {family} transmits at any transmission");
-            unread(
+            let why = format!("has no effect: {family} is a dielectric of index ior");
+            checks.push((
                 "transmission",
                 m.transmission,
                 d.transmission,
                 Some(1.0),
-                &why,
-            );
-            let why = format!("has no effect: {family} is a dielectric of index ior");
-            unread("metalness", m.metalness, d.metalness, None, &why);
-            unread("specular", m.specular, d.specular, None, &why);
-            unread(
-                "fresnel_power",
-                m.fresnel_power,
-                d.fresnel_power,
+                format!("has no effect: {family} transmits at any transmission"),
+            ));
+            checks.push(("metalness", m.metalness, d.metalness, None, why.clone()));
+            checks.push(("specular", m.specular, d.specular, None, why.clone()));
+            checks.push(("fresnel_power", m.fresnel_power, d.fresnel_power, None, why));
+            checks.push((
+                "clearcoat",
+                m.clearcoat,
+                d.clearcoat,
                 None,
-                &why,
-            );
+                format!("is not rendered yet on {family}: a clear coat needs a reflecting base"),
+            ));
         }
-        _ => {
-            let why =
-                format!("has no effect: {family}'s reflectance at normal incidence is specular");
-            unread("ior", m.ior, d.ior, None, &why);
-            let why = format!("is not rendered yet on {family}: only family \"glass\" transmits");
-            unread("transmission", m.transmission, d.transmission, None, &why);
+        Family::Lacquer => {
+            checks.push((
+                "clearcoat",
+                m.clearcoat,
+                d.clearcoat,
+                Some(1.0),
+                format!("has no effect: {family} is a clear coat at full weight"),
+            ));
+            checks.push((
+                "transmission",
+                m.transmission,
+                d.transmission,
+                None,
+                not_glass,
+            ));
         }
+        _ => checks.push((
+            "transmission",
+            m.transmission,
+            d.transmission,
+            None,
+            not_glass,
+        )),
     }
-    out
+    if !coated && m.family != Family::Glass {
+        let why = if matches!(m.family, Family::Metal | Family::Chrome) {
+            format!("has no effect: {family} has no clear coat")
+        } else {
+            format!(
+                "has no effect: {family}'s reflectance at normal incidence is specular, and it \
+                 has no clear coat"
+            )
+        };
+        checks.push(("ior", m.ior, d.ior, None, why));
+        checks.push((
+            "clearcoat_roughness",
+            m.clearcoat_roughness,
+            d.clearcoat_roughness,
+            None,
+            format!("has no effect: {family} has no clear coat"),
+        ));
+    }
+    checks
+        .into_iter()
+        .filter(|&(_, value, default, agrees, _)| {
+            value != default && Some(value) != agrees && !(value.is_nan() && default.is_nan())
+        })
+        .map(|(key, value, _, _, why)| (key, format!("{key} = {value} {why}")))
+        .collect()
 }
 
 /// Names every table, key and value the scene holds that this version does not draw.

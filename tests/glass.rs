@@ -183,6 +183,17 @@ fn keys_a_family_does_not_read_are_named() {
         ior: 1.7,
         ..material("frosted", scene::Family::Plain)
     });
+    // A coat reads ior and clearcoat_roughness; lacquer's coat is at full weight.
+    s.materials.push(scene::Material {
+        clearcoat: 0.5,
+        ior: 1.6,
+        clearcoat_roughness: 0.2,
+        ..material("varnish", scene::Family::Plain)
+    });
+    s.materials.push(scene::Material {
+        clearcoat: 0.25,
+        ..material("enamel", scene::Family::Lacquer)
+    });
     let world = World::build(&s, [8, 8]).unwrap_or_else(|e| panic!("{:#?}", e.0));
     let notes: Vec<(&str, &str)> = world
         .capabilities
@@ -193,8 +204,12 @@ fn keys_a_family_does_not_read_are_named() {
         notes,
         [
             (
+                "materials.clearcoat on family lacquer",
+                "clearcoat = 0.25 has no effect: family \"lacquer\" is a clear coat at full weight"
+            ),
+            (
                 "materials.ior on family plain",
-                "ior = 1.7 has no effect: family \"plain\"'s reflectance at normal incidence is specular"
+                "ior = 1.7 has no effect: family \"plain\"'s reflectance at normal incidence is specular, and it has no clear coat"
             ),
             (
                 "materials.metalness on family metal",

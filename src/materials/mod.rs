@@ -17,6 +17,7 @@ mod plain;
 pub(crate) mod testutil;
 pub mod warp;
 
+pub use coat::Coated;
 pub use conductor::Conductor;
 pub use glass::Glass;
 pub use plain::Plain;
@@ -118,6 +119,9 @@ pub enum Bxdfs {
     Plain(Plain),
     /// The `metal` and `chrome` families: a conductor.
     Conductor(Conductor),
+    /// A clear coat over a `plain` base: the `lacquer` family, and any reflecting family
+    /// with `clearcoat > 0`.
+    Coated(Coated),
     /// The `glass` family: a tinted dielectric interface, the one family that transmits.
     Glass(Glass),
 }
@@ -137,6 +141,7 @@ macro_rules! dispatch {
         match $self {
             Bxdfs::Plain($b) => $e,
             Bxdfs::Conductor($b) => $e,
+            Bxdfs::Coated($b) => $e,
             Bxdfs::Glass($b) => $e,
         }
     };
