@@ -8,7 +8,7 @@ use glam::{Vec2, Vec3};
 use pfx_bake::materials::coat::Coated;
 use pfx_bake::materials::conductor::Conductor;
 use pfx_bake::materials::dielectric::Dielectric;
-use pfx_bake::materials::{Bsdf, Bxdf, Bxdfs, Plain};
+use pfx_bake::materials::{Bsdf, Bxdf, Bxdfs, Glass, Plain};
 
 const BATCH: usize = 1024;
 
@@ -118,7 +118,15 @@ fn bench_lobes(c: &mut Criterion) {
             u: Vec2::new(hash01(10 * i + 7), hash01(10 * i + 8)),
         })
         .collect();
-    let lobes: [(&str, Box<dyn Bxdf>); 5] = [
+    let lobes: [(&str, Box<dyn Bxdf>); 9] = [
+        (
+            "plain_lambert",
+            Box::new(Plain::new(Vec3::splat(0.7), 0.5, 0.0, 0.0)),
+        ),
+        (
+            "plain_plastic_r0.5",
+            Box::new(Plain::new(Vec3::new(0.8, 0.3, 0.2), 0.5, 0.0, 0.04)),
+        ),
         (
             "conductor_copper_r0.2",
             Box::new(Conductor::new(Vec3::new(0.95, 0.64, 0.54), 0.2)),
@@ -129,6 +137,19 @@ fn bench_lobes(c: &mut Criterion) {
         ),
         ("dielectric_1.5_r0.3", Box::new(Dielectric::new(1.5, 0.3))),
         ("dielectric_1.5_smooth", Box::new(Dielectric::new(1.5, 0.0))),
+        (
+            "glass_tinted_1.5_r0.3",
+            Box::new(Glass::new(1.5, 0.3, Vec3::new(0.9, 0.95, 0.8))),
+        ),
+        (
+            "coated_metal_r0.3_coat0.1",
+            Box::new(Coated::new(
+                Plain::new(Vec3::new(0.95, 0.64, 0.54), 0.3, 1.0, 0.04),
+                1.0,
+                0.1,
+                1.5,
+            )),
+        ),
         (
             "coated_plastic_r0.5_coat0.05",
             Box::new(Coated::new(
