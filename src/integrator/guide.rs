@@ -220,6 +220,8 @@ impl World {
             Light::Point { casts, .. } | Light::Sphere { casts, .. } => *casts,
             _ => true,
         };
+        // Through glass as the render sees it: tinted with `[trace] transmissive_shadows`.
+        let mut tr = Vec3::ONE;
         if casts {
             let o = super::offset_origin(p, n, ls.wi);
             let t_max = if ls.dist.is_finite() {
@@ -227,11 +229,12 @@ impl World {
             } else {
                 f32::INFINITY
             };
-            if self.occluded(&Ray { o, d: ls.wi, t_max }) {
-                return 0.0;
+            match self.shadow(&Ray { o, d: ls.wi, t_max }) {
+                Some((t, _)) => tr = t,
+                None => return 0.0,
             }
         }
-        let e = luminance(ls.li) * cos / ls.pdf;
+        let e = luminance(ls.li * tr) * cos / ls.pdf;
         if e.is_finite() {
             e
         } else {
