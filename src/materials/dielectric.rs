@@ -1129,7 +1129,7 @@ mod tests {
         for (ei, eta) in [1.33f32, 1.5, 2.0].into_iter().enumerate() {
             report.push_str(&format!(
                 "\nrough dielectric η {eta}: single scattering (quadrature) → compensated (sampled, 16k stratified)\n\
-                 roughness | μo = 1, 0.6, 0.2, 0.05 | inside μo = -1, -0.6, -0.2, -0.05 | compensated min, max\n"
+                 roughness | μo = 1, 0.6, 0.2, 0.05 | inside μo = -1, -0.6, -0.2, -0.05 | compensated min, max | p_out\n"
             ));
             for (ri, &r) in FURNACE_ROUGHNESS.iter().enumerate() {
                 let d = Dielectric::new(eta, r);
@@ -1158,7 +1158,10 @@ mod tests {
                         row.push_str(" |");
                     }
                 }
-                report.push_str(&format!("{row} | {lo:.4} {hi:.4}\n"));
+                report.push_str(&format!(
+                    "{row} | {lo:.4} {hi:.4} | p_out {:.3}\n",
+                    d.ms.p_out
+                ));
             }
         }
         eprintln!("{report}largest standard error {max_se:.5}");
