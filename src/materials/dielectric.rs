@@ -17,7 +17,7 @@
 //!   `f(wo, wi)/η_o² = f(wi, wo)/η_i²`.
 //!
 //! - **Multiple scattering** (rough only): single scattering drops the light that would
-//!   scatter again between facets (up to 60 % from inside at roughness 1). A compensation lobe
+//!   scatter again between facets (up to 68 % from inside at roughness 1, η = 2). A compensation lobe
 //!   returns it: with `E(w)` the single-scattering energy albedo at `w` (tabulated for each
 //!   side over roughness, `η` and `√|μ|`, bounded from above) and `η_w` the index on `w`'s side,
 //!   `f_ms(wo, wi) = η_o² (1 − E(wo)) (1 − E(wi)) / D`, `D = ∫ (1 − E(w)) η_w² |μ| dω` over the
