@@ -18,8 +18,9 @@
 //!
 //! - **Multiple scattering** (rough only): single scattering drops the light that would
 //!   scatter again between facets (up to 68 % from inside at roughness 1, η = 2). A
-//!   compensation lobe returns it: with `E(w)` the single-scattering energy albedo at `w` (tabulated for each
-//!   side over roughness, `η` and `√|μ|`, bounded from above) and `η_w` the index on `w`'s side,
+//!   compensation lobe returns it: with `E(w)` the single-scattering energy albedo at `w`
+//!   (tabulated for each side over roughness, `η` and `√|μ|`, bounded from above) and `η_w` the
+//!   index on `w`'s side,
 //!   `f_ms(wo, wi) = η_o² (1 − E(wo)) (1 − E(wi)) / D`, `D = ∫ (1 − E(w)) η_w² |μ| dω` over the
 //!   whole sphere `= π (1 − E_avg,out) + η² π (1 − E_avg,in)`. Its energy albedo is exactly
 //!   `1 − E(wo)` from either side, and `f_ms/η_o²` is symmetric, so reflection stays
