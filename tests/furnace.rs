@@ -210,12 +210,14 @@ fn clear_glass_body_is_invisible_in_the_furnace() {
             glass <= 1.005 && water <= 1.005,
             "roughness {r}: {glass}, {water}"
         );
-        if r == 0.0 {
-            assert!(
-                (glass - 1.0).abs() < 0.01 && (water - 1.0).abs() < 0.01,
-                "roughness {r}: {glass}, {water}"
-            );
-        }
+        // Rough glass gives back what single scattering loses (the table bounds it from
+        // above, leaving up to 0.8 % per interaction, and paths cross the box's faces a few
+        // times): 0.9830 and 0.9865 at roughness 0.3 (0.92, 0.94 without compensation).
+        let tol = if r == 0.0 { 0.01 } else { 0.025 };
+        assert!(
+            (glass - 1.0).abs() < tol && (water - 1.0).abs() < tol,
+            "roughness {r}: {glass}, {water}"
+        );
     }
 }
 
