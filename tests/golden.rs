@@ -68,6 +68,7 @@ cases! {
     two_sided: "tests/data/golden/two_sided.scene.toml", 128 x 96, 64 spp, Some(check_two_sided);
     clip: "tests/data/golden/clip.scene.toml", 128 x 96, 16 spp, Some(check_clip);
     alpha_cutoff: "tests/data/golden/alpha_cutoff.scene.toml", 128 x 96, 16 spp, Some(check_alpha_cutoff);
+    families: "tests/data/golden/families.scene.toml", 128 x 96, 16 spp, Some(check_families);
 }
 
 /// The seed of the golden image.
@@ -291,6 +292,35 @@ fn check_mirror(s: &Shot) {
         (panel / 2.0 - 1.0).abs() < 0.02,
         "the mirrored panel's front does not face the camera: {panel}"
     );
+}
+
+/// Metal, chrome, glass and lacquer balls under a sun from behind them, with transmissive
+/// shadows: the glass ball's shadow passes most of the sun (two crossings, about 0.92), the
+/// gold ball's stops it.
+fn check_families(s: &Shot) {
+    // A floor point well inside each ball's shadow (0.08 from the shadow line through the
+    // ball's centre, radius 0.25), and an open one in front of it.
+    let shade = |x: f32| s.lum_at([x - 0.12, 0.0, 0.24], 1) / s.lum_at([x - 0.12, 0.0, 0.8], 1);
+    let (gold, glass) = (shade(-0.9), shade(0.3));
+    assert!(
+        glass > 0.6,
+        "the glass ball's shadow keeps {glass:.3} of the sun"
+    );
+    assert!(
+        gold < 0.35,
+        "the gold ball's shadow keeps {gold:.3} of the sun"
+    );
+    for (name, x) in [
+        ("gold", -0.9),
+        ("chrome", -0.3),
+        ("glass", 0.3),
+        ("lacquer", 0.9),
+    ] {
+        assert!(
+            s.drawn_at(s.facing([x, 0.25, 0.0], 0.25), 0.05),
+            "the {name} ball is not drawn"
+        );
+    }
 }
 
 /// `hidden`, `shadow = "only"` and `shadow = "none"` on objects, beside a plain cube.
