@@ -414,3 +414,22 @@ fn excess_map_follows_the_ball() {
         "{whole} pixels wholly on the ball"
     );
 }
+
+/// Every reference sees the constant sky exactly where nothing is in front of it (the image's
+/// top corners): the converter's sky and its scale, and the EXR's channel order.
+#[test]
+fn references_see_the_constant_sky() {
+    for name in [
+        "surfaces_glass_smooth_ref.exr",
+        "surfaces_glass_rough_ref.exr",
+        "surfaces_metal_rough_ref.exr",
+    ] {
+        let (w, _, img) = read_exr_rgb(&root().join("tests/data/references").join(name))
+            .unwrap_or_else(|e| panic!("{e}"));
+        for p in [img[0], img[w as usize - 1]] {
+            for (c, want) in p.iter().zip([0.5, 0.625, 0.8125]) {
+                assert!((c - want).abs() < 1e-5, "{name}: {p:?}");
+            }
+        }
+    }
+}

@@ -24,7 +24,7 @@ def albedo(bsdf, mu, inside=False):
     sampler = mi.load_dict({"type": "independent"})
     sampler.seed(7, N)
     si = dr.zeros(mi.SurfaceInteraction3f, N)
-    si.wi = mi.Vector3f(np.sqrt(1 - mu * mu), 0, -mu if inside else mu)
+    si.wi = mi.Vector3f(float(np.sqrt(1 - mu * mu)), 0.0, -mu if inside else mu)
     si.sh_frame = mi.Frame3f(mi.Vector3f(0, 0, 1))
     si.n = mi.Vector3f(0, 0, 1)
     ctx = mi.BSDFContext(mi.TransportMode.Importance)
