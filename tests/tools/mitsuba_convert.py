@@ -1,0 +1,437 @@
+#!/usr/bin/env python3
+"""Renders a pfx-scene format 1 scene with Mitsuba 3, as an independent reference.
+
+Reads our scene TOML, its material libraries and its glTF binaries (.glb, parsed here), builds
+the same scene as a Mitsuba scene dictionary and renders it with Mitsuba's path tracer. Needs
+Python ≥ 3.11 (tomllib), `mitsuba` (3.9.1 used) and `numpy`; nothing else.
+
+    python3 tests/tools/mitsuba_convert.py SCENE.scene.toml OUT.exr --spp 4096
+        [--pass-spp 32] [--variant llvm_ad_rgb] [--seed 0] [--size 256 256]
+
+writes OUT.exr (linear RGB float32, channels R, G, B, rows top first) and OUT.png (a clamped
+sRGB preview for looking at, not for comparing). The EXR is rewritten after every pass, so an
+interrupted render leaves a usable image of fewer samples; OUT.json records the samples done.
+
+The mapping (docs/references.md says why each choice was made):
+- Transforms: T·R·S, rotation about X first, then Y, then Z, in degrees; `scale` a number or a
+  vector. A glTF node's own matrix (or TRS) applies beneath the object's transform, with its
+  children's; a mesh without `node` takes the default scene's roots.
+- Meshes: triangles with their vertex normals (Mitsuba interpolates them as we do), written as
+  binary PLY files into a temporary folder.
+- Materials: `plain` with metalness 0 and specular 0 is `diffuse` (albedo `base`). `plain`
+  with metalness 1 and the `metal` family are `principled` with metallic 1: GGX with alpha =
+  roughness², Schlick Fresnel from `base` (exponent 5; another `fresnel_power` is refused).
+  `glass` is `dielectric` (roughness < 0.03) or `roughdielectric` (GGX, alpha = roughness²,
+  visible-normal sampling), int_ior = `ior`, ext_ior = 1, specular_transmittance = `base`.
+  `emission` adds an `area` emitter of that radiance. Any other material is refused by name.
+- Lights: a point `[[light]]` (radius 0) is `point` of intensity color·intensity (W/sr); an
+  `[[emitter]]` is a `sphere` with an `area` emitter of radiance color·intensity/(π r²) and a
+  black `diffuse` BSDF. A `[sky]` of kind "hdr" is `envmap` of that file, `scale` = intensity,
+  turned so that its texels land where ours do (our u = 0.5 + atan2(x, −z)/2π, Mitsuba's
+  u = atan2(x, −z)/2π: a half turn about +Y, and −rotation_deg). Mitsuba interpolates the map
+  bilinearly, we take the nearest texel: the same only for a map that is constant or smooth at
+  the texel scale.
+- Camera: `perspective`, vertical `fov`; look_at from `at`, `look_at`, `up`.
+- Film: `hdrfilm` of the given size, `box` reconstruction filter (a one-pixel box), RGB float32.
+- Integrator: `path`, max_depth 16 (segments counting the camera ray), rr_depth 5; sampler
+  `independent`, `pass_spp` samples per pass, seeds `seed`, `seed` + 1, … per pass.
+"""
+
+import argparse
+import json
+import math
+import struct
+import sys
+import tempfile
+import time
+import tomllib
+from pathlib import Path
+
+import numpy as np
+
+
+# --- glTF binary -------------------------------------------------------------------------------
+
+COMPONENTS = {5120: "i1", 5121: "u1", 5122: "i2", 5123: "u2", 5125: "u4", 5126: "f4"}
+WIDTH = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4, "MAT4": 16}
+
+
+def read_glb(path: Path):
+    data = path.read_bytes()
+    magic, version, _ = struct.unpack_from("<III", data, 0)
+    if magic != 0x46546C67 or version != 2:
+        raise ValueError(f"{path}: not a glTF 2.0 binary")
+    off, doc, binary = 12, None, b""
+    while off < len(data):
+        length, kind = struct.unpack_from("<II", data, off)
+        chunk = data[off + 8 : off + 8 + length]
+        if kind == 0x4E4F534A:
+            doc = json.loads(chunk)
+        elif kind == 0x004E4942:
+            binary = chunk
+        off += 8 + length
+    return doc, binary
+
+
+def accessor(doc, binary, index):
+    acc = doc["accessors"][index]
+    view = doc["bufferViews"][acc["bufferView"]]
+    dtype = np.dtype("<" + COMPONENTS[acc["componentType"]])
+    width = WIDTH[acc["type"]]
+    start = view.get("byteOffset", 0) + acc.get("byteOffset", 0)
+    stride = view.get("byteStride", 0) or dtype.itemsize * width
+    count = acc["count"]
+    out = np.empty((count, width), dtype=dtype)
+    for k in range(count):
+        out[k] = np.frombuffer(binary, dtype=dtype, count=width, offset=start + k * stride)
+    return out if width > 1 else out[:, 0]
+
+
+def quat_matrix(q):
+    x, y, z, w = q
+    return np.array(
+        [
+            [1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w), 0],
+            [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w), 0],
+            [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y), 0],
+            [0, 0, 0, 1],
+        ]
+    )
+
+
+def node_matrix(node):
+    if "matrix" in node:
+        return np.array(node["matrix"], dtype=float).reshape(4, 4).T
+    m = np.eye(4)
+    t = node.get("translation", [0, 0, 0])
+    s = node.get("scale", [1, 1, 1])
+    r = quat_matrix(node.get("rotation", [0, 0, 0, 1]))
+    m[:3, 3] = t
+    return m @ r @ np.diag([s[0], s[1], s[2], 1.0])
+
+
+def glb_triangles(path: Path, node_name):
+    """(positions, normals or None, faces) pieces of the node (or the default scene's roots),
+    in the node's space: one piece per primitive, each with its node matrix applied."""
+    doc, binary = read_glb(path)
+    nodes = doc.get("nodes", [])
+    if node_name is None:
+        scene = doc["scenes"][doc.get("scene", 0)]
+        roots = [(i, np.eye(4)) for i in scene["nodes"]]
+    else:
+        found = [i for i, n in enumerate(nodes) if n.get("name") == node_name]
+        if len(found) != 1:
+            raise ValueError(f"{path}: node {node_name!r} found {len(found)} times")
+        # The named node's own transform applies (with its children's beneath it).
+        roots = [(found[0], np.eye(4))]
+    pieces = []
+    stack = list(roots)
+    while stack:
+        i, parent = stack.pop()
+        node = nodes[i]
+        m = parent @ node_matrix(node)
+        if "mesh" in node:
+            for prim in doc["meshes"][node["mesh"]]["primitives"]:
+                if prim.get("mode", 4) != 4:
+                    raise ValueError(f"{path}: only triangle lists are converted")
+                pos = accessor(doc, binary, prim["attributes"]["POSITION"]).astype(float)
+                nrm = None
+                if "NORMAL" in prim["attributes"]:
+                    nrm = accessor(doc, binary, prim["attributes"]["NORMAL"]).astype(float)
+                if "indices" in prim:
+                    idx = accessor(doc, binary, prim["indices"]).astype(np.uint32)
+                else:
+                    idx = np.arange(len(pos), dtype=np.uint32)
+                pos = (np.c_[pos, np.ones(len(pos))] @ m.T)[:, :3]
+                if nrm is not None:
+                    nm = np.linalg.inv(m[:3, :3]).T
+                    nrm = nrm @ nm.T
+                    nrm /= np.maximum(np.linalg.norm(nrm, axis=1, keepdims=True), 1e-30)
+                # A mirroring node matrix turns the winding; keep the front face in front.
+                faces = idx.reshape(-1, 3)
+                if np.linalg.det(m[:3, :3]) < 0:
+                    faces = faces[:, ::-1]
+                pieces.append((pos, nrm, faces))
+        for c in node.get("children", []):
+            stack.append((c, m))
+    return pieces
+
+
+def write_ply(path: Path, pos, nrm, faces):
+    has_n = nrm is not None
+    header = ["ply", "format binary_little_endian 1.0", f"element vertex {len(pos)}"]
+    header += [f"property float {a}" for a in "xyz"]
+    if has_n:
+        header += [f"property float {a}" for a in ("nx", "ny", "nz")]
+    header += [f"element face {len(faces)}", "property list uchar int vertex_indices", "end_header"]
+    verts = np.c_[pos, nrm] if has_n else pos
+    with open(path, "wb") as f:
+        f.write(("\n".join(header) + "\n").encode())
+        f.write(verts.astype("<f4").tobytes())
+        rec = np.zeros(len(faces), dtype=[("n", "u1"), ("i", "<i4", 3)])
+        rec["n"] = 3
+        rec["i"] = faces
+        f.write(rec.tobytes())
+
+
+# --- the scene ---------------------------------------------------------------------------------
+
+
+def load_scene(scene_file: Path):
+    """The scene and its includes merged (entries of includes first), and the project root."""
+    root = scene_file.parent
+    for d in [scene_file.parent, *scene_file.parent.parents]:
+        if (d / "project.toml").exists():
+            root = d
+            break
+
+    def read(path, depth=0):
+        doc = tomllib.loads(path.read_text())
+        merged = {"mesh": {}, "object": [], "light": [], "emitter": [], "materials": []}
+        for inc in doc.get("include", []):
+            sub = read(root / inc, depth + 1)
+            merged["mesh"].update(sub["mesh"])
+            for k in ("object", "light", "emitter", "materials"):
+                merged[k] += sub[k]
+            for k, v in sub.items():
+                if k not in merged:
+                    merged[k] = v
+        merged["mesh"].update(doc.get("mesh", {}))
+        for k in ("object", "light", "emitter", "materials"):
+            merged[k] += doc.get(k, [])
+        for k, v in doc.items():
+            if k not in merged and k not in ("include", "format"):
+                merged[k] = v
+        return merged
+
+    scene = read(scene_file)
+    materials = {}
+    for lib in scene["materials"]:
+        for name, m in tomllib.loads((root / lib).read_text()).get("materials", {}).items():
+            materials[name] = m
+            if "id" in m:
+                materials[m["id"]] = m
+    return root, scene, materials
+
+
+def by_name_or_id(table, key):
+    if key in table:
+        return table[key]
+    for v in table.values():
+        if isinstance(v, dict) and v.get("id") == key:
+            return v
+    raise KeyError(key)
+
+
+def rgb(v):
+    return {"type": "rgb", "value": [float(x) for x in v]}
+
+
+def convert_material(name, m):
+    family = m.get("family", "plain")
+    base = m.get("base", [0.5, 0.5, 0.5])
+    roughness = float(m.get("roughness", 0.5))
+    metalness = float(m.get("metalness", 0.0))
+    specular = float(m.get("specular", 0.04))
+    if family == "glass":
+        ior = float(m.get("ior", 1.5))
+        common = {"int_ior": ior, "ext_ior": 1.0, "specular_transmittance": rgb(base)}
+        if roughness < 0.03:
+            return {"type": "dielectric", **common}
+        return {
+            "type": "roughdielectric",
+            "distribution": "ggx",
+            "alpha": roughness * roughness,
+            "sample_visible": True,
+            **common,
+        }
+    if family == "metal" or (family == "plain" and metalness == 1.0):
+        if float(m.get("fresnel_power", 5.0)) != 5.0:
+            raise ValueError(f"material {name}: Mitsuba's Schlick has exponent 5 only")
+        return {
+            "type": "principled",
+            "base_color": rgb(base),
+            "metallic": 1.0,
+            "roughness": roughness,
+        }
+    if family == "plain" and metalness == 0.0 and specular == 0.0:
+        return {"type": "diffuse", "reflectance": rgb(base)}
+    raise ValueError(f"material {name}: family {family!r} with these keys is not converted")
+
+
+def euler_matrix(deg):
+    rx, ry, rz = (math.radians(float(a)) for a in deg)
+    cx, sx, cy, sy, cz, sz = (
+        math.cos(rx),
+        math.sin(rx),
+        math.cos(ry),
+        math.sin(ry),
+        math.cos(rz),
+        math.sin(rz),
+    )
+    X = np.array([[1, 0, 0], [0, cx, -sx], [0, sx, cx]])
+    Y = np.array([[cy, 0, sy], [0, 1, 0], [-sy, 0, cy]])
+    Z = np.array([[cz, -sz, 0], [sz, cz, 0], [0, 0, 1]])
+    return Z @ Y @ X
+
+
+def object_matrix(obj):
+    m = np.eye(4)
+    s = obj.get("scale", 1.0)
+    s = [float(s)] * 3 if isinstance(s, (int, float)) else [float(x) for x in s]
+    m[:3, :3] = euler_matrix(obj.get("rotate", [0, 0, 0])) @ np.diag(s)
+    m[:3, 3] = [float(x) for x in obj.get("at", [0, 0, 0])]
+    return m
+
+
+def build(mi, scene_file: Path, tmp: Path, size, spp, seed):
+    root, scene, materials = load_scene(scene_file)
+    T = mi.ScalarTransform4f
+    d = {
+        "type": "scene",
+        "integrator": {"type": "path", "max_depth": 16, "rr_depth": 5},
+    }
+    cam = scene["camera"]
+    if cam.get("projection", "perspective") != "perspective":
+        raise ValueError("only a perspective camera is converted")
+    d["sensor"] = {
+        "type": "perspective",
+        "fov_axis": "y",
+        "fov": float(cam["fov"]),
+        "to_world": T().look_at(
+            origin=[float(x) for x in cam["at"]],
+            target=[float(x) for x in cam["look_at"]],
+            up=[float(x) for x in cam.get("up", [0, 1, 0])],
+        ),
+        "film": {
+            "type": "hdrfilm",
+            "width": size[0],
+            "height": size[1],
+            "rfilter": {"type": "box"},
+            "pixel_format": "rgb",
+            "component_format": "float32",
+        },
+        "sampler": {"type": "independent", "sample_count": spp, "seed": seed},
+    }
+    n = 0
+    for obj in scene["object"]:
+        if obj.get("hidden", False):
+            continue
+        mesh = by_name_or_id(scene["mesh"], obj["mesh"])
+        mname = obj["material"]
+        mat = by_name_or_id(materials, mname)
+        bsdf = convert_material(mname, mat)
+        xf = object_matrix(obj)
+        for pos, nrm, faces in glb_triangles(root / mesh["file"], mesh.get("node")):
+            ply = tmp / f"shape{n}.ply"
+            write_ply(ply, pos, nrm, faces)
+            shape = {
+                "type": "ply",
+                "filename": str(ply),
+                "to_world": T(xf.tolist()),
+                "bsdf": bsdf,
+            }
+            emission = mat.get("emission", [0, 0, 0])
+            if any(float(c) > 0 for c in emission):
+                shape["emitter"] = {"type": "area", "radiance": rgb(emission)}
+            d[f"shape{n}"] = shape
+            n += 1
+    for i, light in enumerate(scene["light"]):
+        if float(light.get("radius", 0.0)) != 0.0:
+            raise ValueError(f"light {light['name']}: only point lights (radius 0) are converted")
+        c = [float(x) * float(light["intensity"]) for x in light.get("color", [1, 1, 1])]
+        d[f"light{i}"] = {
+            "type": "point",
+            "position": [float(x) for x in light["position"]],
+            "intensity": rgb(c),
+        }
+    for i, e in enumerate(scene["emitter"]):
+        r = float(e["radius"])
+        c = [float(x) * float(e["intensity"]) / (math.pi * r * r) for x in e.get("color", [1, 1, 1])]
+        d[f"emitter{i}"] = {
+            "type": "sphere",
+            "center": [float(x) for x in e["position"]],
+            "radius": r,
+            "bsdf": {"type": "diffuse", "reflectance": rgb([0, 0, 0])},
+            "emitter": {"type": "area", "radiance": rgb(c)},
+        }
+    sky = scene.get("sky")
+    if sky is not None:
+        if sky.get("kind") != "hdr" or "prepare" in sky:
+            raise ValueError("only an hdr sky without [sky.prepare] is converted")
+        d["sky"] = {
+            "type": "envmap",
+            "filename": str(root / sky["path"]),
+            "scale": float(sky.get("intensity", 1.0)),
+            "to_world": T().rotate(axis=[0, 1, 0], angle=-(180.0 + float(sky.get("rotation_deg", 0.0)))),
+        }
+    for key in ("sun", "haze"):
+        if key in scene:
+            raise ValueError(f"[{key}] is not converted")
+    return d
+
+
+def write_png(path: Path, img):
+    """A clamped sRGB preview, 8-bit, no dependencies beyond zlib."""
+    import zlib
+
+    x = np.clip(img, 0.0, 1.0)
+    x = np.where(x <= 0.0031308, 12.92 * x, 1.055 * np.power(x, 1 / 2.4) - 0.055)
+    px = (x * 255 + 0.5).astype(np.uint8)
+    h, w, _ = px.shape
+    raw = b"".join(b"\0" + px[y].tobytes() for y in range(h))
+
+    def chunk(kind, body):
+        c = struct.pack(">I", len(body)) + kind + body
+        return c + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
+
+    png = b"\x89PNG\r\n\x1a\n"
+    png += chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
+    png += chunk(b"IDAT", zlib.compress(raw, 9))
+    png += chunk(b"IEND", b"")
+    path.write_bytes(png)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("scene", type=Path)
+    ap.add_argument("out", type=Path, help="the .exr to write")
+    ap.add_argument("--spp", type=int, default=1024)
+    ap.add_argument("--pass-spp", type=int, default=32)
+    ap.add_argument("--variant", default="llvm_ad_rgb")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--size", type=int, nargs=2, default=[256, 256])
+    args = ap.parse_args()
+
+    import mitsuba as mi
+
+    mi.set_variant(args.variant)
+    passes = max(1, -(-args.spp // args.pass_spp))
+    with tempfile.TemporaryDirectory() as tmp:
+        d = build(mi, args.scene.resolve(), Path(tmp), args.size, args.pass_spp, args.seed)
+        scene = mi.load_dict(d)
+        acc = None
+        t0 = time.time()
+        for p in range(passes):
+            img = np.array(mi.render(scene, seed=args.seed + p, spp=args.pass_spp), dtype=np.float64)
+            acc = img if acc is None else acc + img
+            done = (p + 1) * args.pass_spp
+            last = p + 1 == passes
+            if last or (p + 1) % max(1, passes // 16) == 0:
+                mean = (acc / (p + 1)).astype(np.float32)
+                mi.Bitmap(mean, pixel_format=mi.Bitmap.PixelFormat.RGB).write(str(args.out))
+                write_png(args.out.with_suffix(".png"), mean)
+                info = {
+                    "scene": str(args.scene),
+                    "spp": done,
+                    "variant": args.variant,
+                    "mitsuba": mi.__version__,
+                    "seconds": round(time.time() - t0, 1),
+                    "mean_rgb": [float(c) for c in mean.reshape(-1, 3).mean(axis=0)],
+                }
+                args.out.with_suffix(".json").write_text(json.dumps(info, indent=1) + "\n")
+                print(f"{args.out.name}: {done} spp, {time.time() - t0:.0f} s", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
