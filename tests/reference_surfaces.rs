@@ -338,7 +338,7 @@ fn check(name: &str, scene_file: &str, reference: &str, loss: Loss, spp: u32) {
 }
 
 #[test]
-#[ignore = "needs the glass and metal families (issue 5)"]
+
 fn smooth_glass_matches_the_independent_reference() {
     check(
         "glass_smooth",
@@ -350,7 +350,7 @@ fn smooth_glass_matches_the_independent_reference() {
 }
 
 #[test]
-#[ignore = "needs the glass and metal families (issue 5)"]
+
 fn rough_glass_matches_the_independent_reference() {
     check(
         "glass_rough",
@@ -362,7 +362,7 @@ fn rough_glass_matches_the_independent_reference() {
 }
 
 #[test]
-#[ignore = "needs the glass and metal families (issue 5)"]
+
 fn rough_metal_matches_the_independent_reference() {
     check(
         "metal_rough",
