@@ -23,8 +23,8 @@
 //!   `T(μo)` times theirs less `L(μo)`, the light sent to angles where the coat lets less
 //!   through than at `μo`;
 //! - the compensation lobe gives `L` back (Kulla–Conty style): `L` is tabulated at
-//!   construction by deterministic quadrature through the base's own sampler, piecewise linear
-//!   in `√μ`, and the lobe's albedo is exactly the interpolant's `L(μo)`.
+//!   construction by a deterministic quadrature over GGX visible normals of the base's width,
+//!   piecewise linear in `√μ`, and the lobe's albedo is exactly the interpolant's `L(μo)`.
 //!
 //! Hence the albedo at `wo` is `w E_c(μo) + T(μo) A_base(μo)` (up to the table's accuracy),
 //! at most `w E_c(μo) + T(μo) = 1` for every base and coat, and 1 for a lossless base. Every
