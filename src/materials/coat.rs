@@ -5,7 +5,9 @@
 //! f = w D_c G2_c F(wo·h; η) / (4 μo μi)                                  the coat's reflection
 //!   + min(T(μo), T(μi)) · f_glossy                                        the base's GGX lobes
 //!   + T(μo) T(μi) / N_d · f_diffuse  +  T(μo) T(μi) / N_m · f_multi        its separable lobes
+//!   + L(μo) L(μi) / (π ∫ L 2μ dμ)                                         what the min drops
 //! T(μ) = 1 − w E_c(μ),   N_x = ∫ a_x T 2μ dμ / ∫ a_x 2μ dμ
+//! L(μo) = ∫ max(0, T(μo) − T(μi)) f_glossy(wo, wi) μi dωi                  (per channel)
 //! ```
 //!
 //! `E_c` is the coat's directional albedo (the `plain` layer's table, [`super::albedo`], at
@@ -17,22 +19,26 @@
 //!   the tables' piecewise-linear curves, so each such lobe's albedo under the coat is exactly
 //!   `T(μo)` times its albedo without it;
 //! - its GGX lobes (the dielectric specular layer and the single-scattering conductor), which
-//!   send light to any angle, get `min(T(μo), T(μi)) ≤ T(μo)`, so their albedo under the coat
-//!   is at most `T(μo)` times theirs.
+//!   send light to any angle, get `min(T(μo), T(μi)) ≤ T(μo)`: their albedo under the coat is
+//!   `T(μo)` times theirs less `L(μo)`, the light sent to angles where the coat lets less
+//!   through than at `μo`;
+//! - the compensation lobe gives `L` back (Kulla–Conty style): `L` is tabulated at
+//!   construction by a deterministic quadrature over GGX visible normals of the base's width,
+//!   piecewise linear in `√μ`, and the lobe's albedo is exactly the interpolant's `L(μo)`.
 //!
-//! Hence the albedo at `wo` is at most `w E_c(μo) + T(μo) A_base(μo) ≤ w E_c(μo) + T(μo) = 1`
-//! for every base and coat: energy-bounded. Every weight is symmetric in `wo` and `wi`, so `f`
-//! is reciprocal. A lossless base loses only what the `min` drops from its GGX lobes, the light
-//! a rough lobe sends to angles where the coat reflects more than at `μo` (see
-//! `docs/materials.md` for the measured figures). The plain-style `T(μo) T(μi) / (1 − w E_avg)`
-//! on the whole base would be exact for a Lambertian base but exceeds 1 for a mirror base near
-//! normal incidence, where `T(μo) > 1 − w E_avg`.
+//! Hence the albedo at `wo` is `w E_c(μo) + T(μo) A_base(μo)` (up to the table's accuracy),
+//! at most `w E_c(μo) + T(μo) = 1` for every base and coat, and 1 for a lossless base. Every
+//! weight is symmetric in `wo` and `wi`, so `f` is reciprocal. The plain-style
+//! `T(μo) T(μi) / (1 − w E_avg)` on the whole base would be exact for a Lambertian base but
+//! exceeds 1 for a mirror base near normal incidence, where `T(μo) > 1 − w E_avg`; the `min`
+//! plus a separable lobe of exactly the missing albedo is bounded and lossless together.
 
-use glam::{Vec2, Vec3};
+use glam::{DVec3, Vec2, Vec3};
+use std::f32::consts::FRAC_1_PI;
 
-use super::albedo::{AlbedoSlice, ROUGHNESS_MIN};
+use super::albedo::{axis, AlbedoSlice, ROUGHNESS_MIN};
 use super::ggx::Ggx;
-use super::{fresnel, positive, BsdfSample, Bxdf, Plain};
+use super::{fresnel, positive, warp, BsdfSample, Bxdf, Plain};
 
 /// The least sampling weight of a metal base (times metalness), so a black metal, whose
 /// Schlick reflectance is zero only at normal incidence, is still sampled under a coat.
@@ -41,6 +47,19 @@ const METAL_WEIGHT_MIN: f32 = 0.02;
 /// Nodes of the albedo tables along `x = √μ` (both tables share them): `T` and `a` are
 /// piecewise linear in `x` between them, which the normalisations integrate exactly.
 const N_MU: usize = 32;
+
+/// Nodes of the compensation table along `x = √μ` (node 0 is `μ = 0`, where `L = 0`).
+const N_COMP: usize = 10;
+
+/// The compensation table's fixed-point scale: `p` and `q` lie in `[0, 1]` and are stored as
+/// `u16` (resolution 1.5·10⁻⁵, far below the quadrature's error), keeping `Coated` small.
+const COMP_SCALE: f32 = 65535.0;
+
+/// The quadrature grid per compensation node: azimuths (over a half turn) × cap heights of
+/// the GGX visible normals.
+const N_PHI: usize = 8;
+/// See [`N_PHI`].
+const N_V: usize = 24;
 
 /// `x` clamped to `[0, 1]`, NaN to 0.
 fn unit(x: f32) -> f32 {
@@ -69,6 +88,13 @@ pub struct Coated {
     diffuse_k: f32,
     /// `1 / N_m`: the conductor's multiple-scattering lobe's normalisation under the coat.
     multi_k: f32,
+    /// The compensation lobe's albedo `L = p + base · q` at the nodes, as `[p, q]` times
+    /// `COMP_SCALE`: the GGX lobes' Fresnel is affine in the base colour, so two scalar curves
+    /// give every channel.
+    comp: [[u16; 2]; N_COMP],
+    /// `1 / (π ∫ L 2μ dμ)` per channel; zero where there is nothing to compensate (no GGX
+    /// lobe in the base, or weight 0), which switches the lobe off.
+    comp_norm: Vec3,
 }
 
 impl Coated {
@@ -97,9 +123,12 @@ impl Coated {
             albedo,
             diffuse_k: 0.0,
             multi_k: 0.0,
+            comp: [[0; 2]; N_COMP],
+            comp_norm: Vec3::ZERO,
         };
         if weight > 0.0 {
             coated.normalise();
+            coated.compensate();
         }
         coated
     }
@@ -139,6 +168,121 @@ impl Coated {
         }
     }
 
+    /// Sets `comp` and `comp_norm` from `L` at the nodes ([`Coated::loss`] on the
+    /// `N_PHI × N_V` grid). `L_c` is affine in the base colour `b_c` (the conductor's Schlick Fresnel is
+    /// `b + (1 − b) S`, the dielectric's does not depend on it), so the channels of least and
+    /// greatest `b` give `p` and `q`, and the third channel lies between them.
+    fn compensate(&mut self) {
+        let (m, base, _, e_plain, _) = self.base.layer_parts();
+        if m == 0.0 && e_plain.e_avg() == 0.0 {
+            // A Lambertian base has no GGX lobe: nothing is dropped.
+            return;
+        }
+        let b = base.to_array();
+        let lo = (0..3).fold(0, |j, c| if b[c] < b[j] { c } else { j });
+        let hi = (0..3).fold(0, |j, c| if b[c] > b[j] { c } else { j });
+        let spread = (b[hi] - b[lo]) as f64;
+        let alpha = self.base.alpha();
+        let (mut p, mut q) = ([0.0f64; N_COMP], [0.0f64; N_COMP]);
+        for i in 1..N_COMP {
+            let x = i as f32 / (N_COMP - 1) as f32;
+            let l = self.loss(x * x, alpha, N_PHI, N_V).to_array();
+            if spread > 0.0 {
+                q[i] = (l[hi] - l[lo]) / spread;
+                p[i] = l[lo] - b[lo] as f64 * q[i];
+            } else {
+                p[i] = (l[0] + l[1] + l[2]) / 3.0;
+            }
+        }
+        // Quantised first, so the normalisation integrates the curve `f` evaluates (`as`
+        // saturates, and takes NaN to 0).
+        let quantise = |v: f64| (v.clamp(0.0, 1.0) * COMP_SCALE as f64).round() as u16;
+        let comp: [[u16; 2]; N_COMP] = std::array::from_fn(|i| [quantise(p[i]), quantise(q[i])]);
+        let ones = [1.0f64; N_COMP];
+        let curve = |j: usize| comp.map(|n| n[j] as f64 / COMP_SCALE as f64);
+        let (ip, _) = weighted_integrals(&curve(0), &ones);
+        let (iq, _) = weighted_integrals(&curve(1), &ones);
+        let norm = Vec3::from_array(b.map(|bc| inverse(ip + bc as f64 * iq, 1.0) * FRAC_1_PI));
+        if norm.is_finite() {
+            self.comp = comp;
+            self.comp_norm = norm;
+        }
+    }
+
+    /// `L(mu_o)` per channel, `∫ max(0, T(μo) − T(μi)) f_glossy μi dωi`: the albedo the `min`
+    /// drops from the base's GGX lobes, by the midpoint rule on an `n_phi × n_v` grid of
+    /// GGX visible normals of width `alpha` (the density is this proposal's own, so the
+    /// estimate is right for any width; the base's makes the integrand smooth and bounded).
+    /// Only azimuths on one side of the plane of incidence are drawn: `f` is mirror-symmetric
+    /// about it. `f_glossy` is the base's `f` less its separable lobes, as in `eval`.
+    fn loss(&self, mu_o: f32, alpha: f32, n_phi: usize, n_v: usize) -> DVec3 {
+        if !positive(mu_o) || n_phi == 0 || n_v == 0 {
+            return DVec3::ZERO;
+        }
+        let mu_o = mu_o.min(1.0);
+        let wo = Vec3::new((1.0 - mu_o * mu_o).max(0.0).sqrt(), 0.0, mu_o);
+        let t_o = 1.0 - self.weight * self.albedo.e(mu_o);
+        let e_plain_o = self.e_plain(mu_o);
+        let ggx = Ggx::new(alpha);
+        let mut sum = DVec3::ZERO;
+        for a in 0..n_phi {
+            for b in 0..n_v {
+                // u_y = 1 − s³ puts nodes where the cap's parameter reaches the lobe's tail.
+                let s = 1.0 - (b as f32 + 0.5) / n_v as f32;
+                let jacobian = 3.0 * s * s;
+                let u = Vec2::new(0.5 * (a as f32 + 0.5) / n_phi as f32, 1.0 - s * s * s);
+                let m = ggx.sample_visible_normal(wo, u);
+                let wi = 2.0 * wo.dot(m) * m - wo;
+                if !positive(wi.z) {
+                    continue;
+                }
+                let drop = t_o - (1.0 - self.weight * self.albedo.e(wi.z));
+                let pdf = ggx.reflection_pdf(wo, m);
+                if !(drop > 0.0 && pdf > 0.0) {
+                    continue;
+                }
+                let (diffuse, multi) = self.separable(mu_o, e_plain_o, wi.z);
+                let glossy = (self.base.f(wo, wi) - diffuse - multi).max(Vec3::ZERO);
+                sum += (glossy * (jacobian * drop * wi.z / pdf)).as_dvec3();
+            }
+        }
+        sum / (n_phi * n_v) as f64
+    }
+
+    /// The compensation lobe's albedo `L(mu)` per channel, from the table.
+    fn comp_albedo(&self, mu: f32) -> Vec3 {
+        let x = if mu.is_nan() {
+            0.0
+        } else {
+            mu.clamp(0.0, 1.0).sqrt()
+        };
+        let (i, t) = axis(x, N_COMP);
+        let (a, b) = (self.comp[i], self.comp[i + 1]);
+        let p = ((1.0 - t) * a[0] as f32 + t * b[0] as f32) / COMP_SCALE;
+        let q = ((1.0 - t) * a[1] as f32 + t * b[1] as f32) / COMP_SCALE;
+        let (_, base, ..) = self.base.layer_parts();
+        Vec3::splat(p) + base * q
+    }
+
+    /// The base's separable lobes at `(mu_o, mu_i)`: `(f_diffuse, f_multi)`, each with its
+    /// share of the blend (`1 − m`, `m`); `e_plain_o` is the dielectric layer's albedo at
+    /// `mu_o`.
+    fn separable(&self, mu_o: f32, e_plain_o: f32, mu_i: f32) -> (Vec3, Vec3) {
+        let (m, base, diffuse_norm, e_plain, metal) = self.base.layer_parts();
+        let diffuse_scale = (1.0 - m) * base * diffuse_norm;
+        let diffuse = if diffuse_scale != Vec3::ZERO {
+            diffuse_scale * ((1.0 - e_plain_o) * (1.0 - e_plain.e(mu_i)))
+        } else {
+            Vec3::ZERO
+        };
+        let multi = if m > 0.0 {
+            m * metal.multi(mu_o, mu_i)
+        } else {
+            Vec3::ZERO
+        };
+        (diffuse, multi)
+    }
+
     /// The base's approximate albedo at `mu_o`, for the lobe choice; 0 exactly when the base
     /// reflects nothing anywhere (black, `specular = 0`, `metalness = 0`), so that no sample
     /// is spent on it and `pdf` stays the density actually sampled. `e_plain_o` is the
@@ -155,16 +299,30 @@ impl Coated {
         dielectric + metal
     }
 
-    /// The probability of sampling the coat's lobe rather than the base, from the coat's
-    /// albedo `w E_c(μo)` and the base's approximate albedo times what the coat lets through.
-    fn coat_probability(&self, e_o: f32, e_plain_o: f32) -> f32 {
+    /// The probabilities of sampling the coat's lobe and the compensation lobe (else the
+    /// base), from the coat's albedo `w E_c(μo)`, the compensation's mean `L(μo)` and the
+    /// base's approximate albedo times what the coat lets through. `l_o` is `L(μo)`.
+    fn probabilities(&self, e_o: f32, e_plain_o: f32, l_o: Vec3) -> (f32, f32) {
         let w_coat = self.weight * e_o;
+        let w_comp = l_o.element_sum() / 3.0;
         let w_base = (1.0 - w_coat) * self.base_weight(e_plain_o);
-        let total = w_coat + w_base;
+        let total = w_coat + w_base + w_comp;
         if total > 0.0 {
-            (w_coat / total).clamp(0.0, 1.0)
+            (
+                (w_coat / total).clamp(0.0, 1.0),
+                (w_comp / total).clamp(0.0, 1.0),
+            )
         } else {
-            0.0
+            (0.0, 0.0)
+        }
+    }
+
+    /// `L(mu)`, or zero without a compensation lobe (no lookup then).
+    fn comp_at(&self, mu: f32) -> Vec3 {
+        if self.comp_norm != Vec3::ZERO {
+            self.comp_albedo(mu)
+        } else {
+            Vec3::ZERO
         }
     }
 
@@ -184,26 +342,29 @@ impl Coated {
             return (Vec3::ZERO, 0.0);
         }
         let (f_base, pdf_base) = self.base.f_pdf(wo, wi);
-        let (m, base, diffuse_norm, e_plain, metal) = self.base.layer_parts();
         let w = self.weight;
         let (e_o, e_i) = (self.albedo.e(wo.z), self.albedo.e(wi.z));
         let (t_o, t_i) = (1.0 - w * e_o, 1.0 - w * e_i);
         let (t_min, t_prod) = (t_o.min(t_i), t_o * t_i);
 
         // min(T) on the whole base, then each separable lobe moved from min(T) to T T / N.
-        let mut under = t_min * f_base;
         let e_plain_o = self.e_plain(wo.z);
-        let diffuse_scale = (1.0 - m) * base * diffuse_norm;
-        if diffuse_scale != Vec3::ZERO {
-            let diffuse = diffuse_scale * ((1.0 - e_plain_o) * (1.0 - e_plain.e(wi.z)));
+        let (diffuse, multi) = self.separable(wo.z, e_plain_o, wi.z);
+        let mut under = t_min * f_base;
+        if diffuse != Vec3::ZERO {
             under += (t_prod * self.diffuse_k - t_min) * diffuse;
         }
-        if m > 0.0 {
-            under += (t_prod * self.multi_k - t_min) * (m * metal.multi(wo.z, wi.z));
+        if multi != Vec3::ZERO {
+            under += (t_prod * self.multi_k - t_min) * multi;
         }
         // The two corrections cancel the diffuse parts of `t_min · f_base`; rounding may leave
         // a few ulps below zero.
-        let under = under.max(Vec3::ZERO);
+        let mut under = under.max(Vec3::ZERO);
+        // What the `min` dropped, given back by the separable compensation lobe.
+        let l_o = self.comp_at(wo.z);
+        if l_o != Vec3::ZERO {
+            under += l_o * self.comp_albedo(wi.z) * self.comp_norm;
+        }
 
         let h = (wo + wi).normalize_or_zero();
         let (coat, pdf_coat) = if positive(h.z) {
@@ -216,24 +377,26 @@ impl Coated {
         } else {
             (0.0, 0.0)
         };
-        let p_coat = self.coat_probability(e_o, e_plain_o);
-        let pdf = p_coat * pdf_coat + (1.0 - p_coat) * pdf_base;
+        let (p_coat, p_comp) = self.probabilities(e_o, e_plain_o, l_o);
+        let p_base = (1.0 - p_coat - p_comp).max(0.0);
+        let pdf =
+            p_coat * pdf_coat + p_comp * warp::cosine_hemisphere_pdf(wi.z) + p_base * pdf_base;
         (under + Vec3::splat(coat), pdf)
     }
 }
 
-/// `(∫ a T 4x³ dx, ∫ a 4x³ dx)` over `[0, 1]` for `a` and `T` linear in `x` between `N_MU`
+/// `(∫ a T 4x³ dx, ∫ a 4x³ dx)` over `[0, 1]` for `a` and `T` linear in `x` between `N`
 /// evenly spaced nodes: 3-point Gauss–Legendre per interval, exact for the degree-5 integrand.
-fn weighted_integrals(a: &[f64; N_MU], t: &[f64; N_MU]) -> (f64, f64) {
+fn weighted_integrals<const N: usize>(a: &[f64; N], t: &[f64; N]) -> (f64, f64) {
     let r = (0.6f64).sqrt() * 0.5;
     let gauss = [
         (0.5 - r, 5.0 / 18.0),
         (0.5, 8.0 / 18.0),
         (0.5 + r, 5.0 / 18.0),
     ];
-    let h = 1.0 / (N_MU - 1) as f64;
+    let h = 1.0 / (N - 1) as f64;
     let (mut at, mut a_sum) = (0.0, 0.0);
-    for i in 0..N_MU - 1 {
+    for i in 0..N - 1 {
         for &(s, wt) in &gauss {
             let x = (i as f64 + s) * h;
             let av = a[i] + (a[i + 1] - a[i]) * s;
@@ -271,12 +434,18 @@ impl Bxdf for Coated {
         if !positive(wo.z) {
             return None;
         }
-        let p_coat = self.coat_probability(self.albedo.e(wo.z), self.e_plain(wo.z));
+        let (p_coat, p_comp) =
+            self.probabilities(self.albedo.e(wo.z), self.e_plain(wo.z), self.comp_at(wo.z));
         if p_coat >= 1.0 || uc < p_coat {
             return super::sample_cosine_or_ggx(wo, false, &self.ggx, u, |wi| self.eval(wo, wi));
         }
+        let p_upto = p_coat + p_comp;
+        if uc < p_upto || p_upto >= 1.0 {
+            // The compensation lobe: cosine-shaped, marked diffuse like the base's own.
+            return super::sample_cosine_or_ggx(wo, true, &self.ggx, u, |wi| self.eval(wo, wi));
+        }
         // Remap uc to [0, 1) for the base's own lobe choice.
-        let uc_base = (uc - p_coat) / (1.0 - p_coat);
+        let uc_base = (uc - p_upto) / (1.0 - p_upto);
         let uc_base = if uc_base >= 0.0 {
             uc_base.min(1.0 - f32::EPSILON / 2.0)
         } else {
@@ -343,7 +512,7 @@ mod tests {
 
     const FURNACE_COS: [f32; 8] = [0.05, 0.1, 0.2, 0.35, 0.5, 0.7, 0.85, 1.0];
     const COAT_ROUGHNESS: [f32; 4] = [0.05, 0.3, 0.6, 1.0];
-    const WEIGHTS: [f32; 3] = [0.3, 0.7, 1.0];
+    const WEIGHTS: [f32; 3] = [0.3, 0.5, 1.0];
 
     /// The lossless bases: white Lambertian and white metal at four roughnesses.
     fn lossless_bases() -> Vec<(String, Plain)> {
@@ -361,14 +530,15 @@ mod tests {
     }
 
     #[test]
-    fn white_furnace_never_above_one_and_lossless_where_the_coupling_is_exact() {
-        // Lossless bases under every coat: never above 1 (within 4 standard errors); the
-        // Lambertian within 1 % (its coupling is exact; what is lost is the coat table's
-        // overestimate near the horizon); the metals within the `min` kernel's loss, measured
-        // and written to docs/materials.md (printed here with --nocapture).
+    fn white_furnace_lossless_bases_stay_within_one_percent_of_one() {
+        // Lossless bases under every coat: never above 1 and within 1 % of 1 (both within 4
+        // standard errors). The separable lobes' coupling is exact and the compensation lobe
+        // gives back what the `min` drops from the GGX lobes; what is left is the coat table's
+        // overestimate near the horizon, the base's own loss and the compensation's quadrature
+        // error, measured and written to docs/materials.md (printed here with --nocapture).
         let mut report = String::from(
             "\ncoated lossless bases: worst loss (1 − albedo) over μo ∈ {0.05 … 1}, 20k samples each\n\
-             base                | coat r 0.05: w 0.3  0.7    1      | r 0.3: w 0.3  0.7    1      | r 0.6: w 0.3  0.7    1      | r 1.0: w 0.3  0.7    1\n",
+             base                | coat r 0.05: w 0.3  0.5    1      | r 0.3: w 0.3  0.5    1      | r 0.6: w 0.3  0.5    1      | r 1.0: w 0.3  0.5    1\n",
         );
         for (bi, (name, base)) in lossless_bases().into_iter().enumerate() {
             report.push_str(&format!("{name:19} |"));
@@ -383,7 +553,7 @@ mod tests {
                             a.max_element() <= 1.0 + 4.0 * se + 1e-4,
                             "{name} coat r {cr} w {w} μo {mu}: albedo {a} ± {se}"
                         );
-                        let floor = if bi == 0 { 0.99 } else { 0.95 };
+                        let floor = 0.99;
                         assert!(
                             a.min_element() >= floor - 4.0 * se,
                             "{name} coat r {cr} w {w} μo {mu}: albedo {a} ± {se}"
@@ -520,7 +690,8 @@ mod tests {
         // the remapped `uc`; the coat's are visible-normal reflections, not diffuse.
         let c = Coated::new(Plain::new(Vec3::ONE, 0.5, 0.0, 0.0), 1.0, 0.3, 1.5);
         let wo = dir(0.6, 0.2);
-        let p_coat = c.coat_probability(c.albedo.e(wo.z), 0.0);
+        let (p_coat, p_comp) = c.probabilities(c.albedo.e(wo.z), 0.0, c.comp_at(wo.z));
+        assert_eq!(p_comp, 0.0);
         assert!(p_coat > 0.02 && p_coat < 0.2, "{p_coat}");
         let (mut coat, mut base) = (0, 0);
         for _ in 0..10_000 {
@@ -590,6 +761,147 @@ mod tests {
             assert!(integral <= 1.0 + 2e-3, "{name}: ∫ pdf = {integral}");
             assert!(integral > 0.5, "{name}: ∫ pdf = {integral}");
         }
+    }
+
+    /// The radical inverse of `k` in `base` (van der Corput), in `[0, 1)`.
+    fn radical_inverse(mut k: u32, base: u32) -> f32 {
+        let inv = 1.0 / base as f64;
+        let (mut scale, mut x) = (inv, 0.0f64);
+        while k > 0 {
+            x += (k % base) as f64 * scale;
+            k /= base;
+            scale *= inv;
+        }
+        (x as f32).min(1.0 - f32::EPSILON / 2.0)
+    }
+
+    /// `L(μo)` by an independent route: `n` points of the Hammersley set `((k + ½)/n, φ₂(k),
+    /// φ₃(k))` through the base's own `sample_f`, weighted by its full mixture pdf (no use of
+    /// the proposal width, the grid or the table).
+    fn loss_reference(c: &Coated, mu_o: f32, n: usize) -> DVec3 {
+        let wo = dir(mu_o, 0.0);
+        let t_o = 1.0 - c.weight * c.albedo.e(mu_o);
+        let e_plain_o = c.e_plain(mu_o);
+        let mut sum = DVec3::ZERO;
+        for k in 0..n {
+            let uc = (k as f32 + 0.5) / n as f32;
+            let u = Vec2::new(radical_inverse(k as u32, 2), radical_inverse(k as u32, 3));
+            let Some(s) = c.base.sample_f(wo, uc, u) else {
+                continue;
+            };
+            let drop = t_o - (1.0 - c.weight * c.albedo.e(s.wi.z));
+            if drop > 0.0 {
+                let (diffuse, multi) = c.separable(mu_o, e_plain_o, s.wi.z);
+                let glossy = (s.f - diffuse - multi).max(Vec3::ZERO);
+                sum += (glossy * (drop * s.wi.z / s.pdf)).as_dvec3();
+            }
+        }
+        sum / n as f64
+    }
+
+    #[test]
+    fn compensation_table_matches_an_independent_quadrature() {
+        // The table (proposal width, cubic-substituted grid, P + base·Q fit, u16
+        // storage, interpolation in √μ) against the Hammersley mixture estimate at off-node
+        // angles, per channel, for white and coloured metals, plastic and a half metal, under
+        // smooth and rough coats. L itself reaches 0.045 here.
+        let bases = [
+            Plain::new(Vec3::ONE, 0.05, 1.0, 0.04),
+            Plain::new(Vec3::ONE, 0.3, 1.0, 0.04),
+            Plain::new(Vec3::ONE, 1.0, 1.0, 0.04),
+            Plain::new(Vec3::new(0.95, 0.64, 0.54), 0.5, 1.0, 0.04),
+            Plain::new(Vec3::ONE, 0.2, 0.0, 0.04),
+            Plain::new(Vec3::new(0.9, 0.5, 0.2), 0.6, 0.5, 0.1),
+        ];
+        let (mut worst, mut largest) = (0.0f32, 0.0f32);
+        for base in bases {
+            for (w, cr) in [(1.0f32, 0.05f32), (0.5, 0.3), (1.0, 0.6)] {
+                let c = Coated::new(base, w, cr, 1.5);
+                assert!(c.comp_norm.min_element() > 0.0, "{c:?}");
+                for k in 0..7 {
+                    let mu = 0.04 + 0.96 * (k as f32 + 0.37) / 7.0;
+                    let expect = loss_reference(&c, mu, 16_384).as_vec3();
+                    let got = c.comp_albedo(mu);
+                    let err = (got - expect).abs().max_element();
+                    assert!(
+                        err < 3e-3,
+                        "{base:?} w {w} r {cr} μ {mu}: {got} vs {expect}"
+                    );
+                    worst = worst.max(err);
+                    largest = largest.max(expect.max_element());
+                }
+            }
+        }
+        eprintln!("compensation table: worst error {worst:.5} (largest L {largest:.4})");
+    }
+
+    #[test]
+    fn compensation_lobe_albedo_is_its_table_value() {
+        // ∫ f_c μi dωi = L(μo) ⟺ π ∫ L(μ) 2μ dμ · norm = 1 per channel, here by the midpoint
+        // rule on the interpolated curve, independent of the Gauss–Legendre normalisation.
+        let c = Coated::new(
+            Plain::new(Vec3::new(0.95, 0.64, 0.54), 0.4, 1.0, 0.04),
+            1.0,
+            0.1,
+            1.5,
+        );
+        let n = 100_000;
+        let mut sum = DVec3::ZERO;
+        for k in 0..n {
+            let mu = (k as f64 + 0.5) / n as f64;
+            sum += c.comp_albedo(mu as f32).as_dvec3() * (2.0 * mu / n as f64);
+        }
+        let unit = sum * std::f64::consts::PI * c.comp_norm.as_dvec3();
+        assert!((unit - DVec3::ONE).abs().max_element() < 1e-4, "{unit}");
+        // The lobe evaluated in f: what `eval` adds over the uncompensated terms is
+        // L(μo) L(μi) norm, symmetric in its arguments.
+        let (wo, wi) = (dir(0.3, 0.2), dir(0.8, 2.0));
+        let lobe = c.comp_albedo(0.3) * c.comp_albedo(0.8) * c.comp_norm;
+        assert!(lobe.min_element() > 0.0);
+        assert_eq!(lobe, c.comp_albedo(0.8) * c.comp_albedo(0.3) * c.comp_norm);
+        assert!(c.f(wo, wi).cmpge(lobe).all());
+    }
+
+    #[test]
+    fn no_compensation_lobe_without_glossy_base_lobes() {
+        // A Lambertian base has no GGX lobe: nothing to give back, no table lookups, and the
+        // lobe choice is coat-or-base as before.
+        for w in [0.3f32, 1.0] {
+            let c = Coated::new(
+                Plain::new(Vec3::new(0.7, 0.5, 0.2), 0.5, 0.0, 0.0),
+                w,
+                0.3,
+                1.5,
+            );
+            assert_eq!(c.comp_norm, Vec3::ZERO);
+            assert_eq!(c.comp, [[0; 2]; N_COMP]);
+        }
+    }
+
+    #[test]
+    fn base_width_is_the_base_roughness_squared() {
+        for r in [0.0f32, 0.05, 0.3, 0.77, 1.0] {
+            for (metalness, specular) in [(1.0f32, 0.04f32), (0.0, 0.04), (0.5, 0.5), (1.0, 0.0)] {
+                let base = Plain::new(Vec3::splat(0.5), r, metalness, specular);
+                let c = Coated::new(base, 1.0, 0.3, 1.5);
+                let alpha = r.max(ROUGHNESS_MIN).powi(2);
+                let probed = c.base.alpha();
+                assert!(
+                    (probed - alpha).abs() <= 1e-3 * alpha,
+                    "r {r}: {probed} vs {alpha}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn stays_small() {
+        // Copied per shading point inside `Bxdfs`; the compensation adds 52 bytes.
+        assert!(
+            std::mem::size_of::<Coated>() <= 224,
+            "{}",
+            std::mem::size_of::<Coated>()
+        );
     }
 
     #[test]

@@ -162,6 +162,11 @@ impl Plain {
         (f, pdf)
     }
 
+    /// The GGX width `α` both specular lobes share (`roughness²`, clamped).
+    pub(crate) fn alpha(&self) -> f32 {
+        self.ggx.alpha()
+    }
+
     /// What a layer over this BRDF (the clear coat, `coat.rs`) needs to couple its separable
     /// lobes exactly: `(metalness, base, diffuse_norm, dielectric albedo, conductor)`. The
     /// diffuse lobe is `(1 − m) · base · diffuse_norm · (1 − E(μo))(1 − E(μi))` with `E` that
