@@ -2440,17 +2440,29 @@ impl Loader {
 
         if let Some(t) = one("sky") {
             let v = View { t, s: &schema::SKY };
-            let kind = match v.str("kind") {
-                Some("hdr") => SkyKind::Hdr,
-                Some("room") => SkyKind::Room,
-                Some("mix") => SkyKind::Mix,
-                _ => SkyKind::Analytic,
+            let l = sky_layer(t, &schema::SKY);
+            let kind = if v.str("kind") == Some("mix") {
+                SkyKind::Mix
+            } else {
+                l.kind
             };
             scene.sky = Some(Sky {
                 kind,
-                path: t.str("path").and_then(|p| normalize(p).ok()),
-                rotation_deg: v.f32("rotation_deg"),
-                intensity: v.f32("intensity"),
+                path: l.path,
+                rotation_deg: l.rotation_deg,
+                intensity: l.intensity,
+                turbidity: l.turbidity,
+                ground_albedo: l.ground_albedo,
+                ambient: l.ambient,
+                prepare: l.prepare,
+                room: l.room,
+                layers: t
+                    .get("layer")
+                    .map(|n| n.tables())
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|lt| sky_layer(lt, &schema::SKY_LAYER))
+                    .collect(),
             });
         }
 
@@ -2986,6 +2998,86 @@ impl View<'_> {
             .str(name)
             .and_then(|p| normalize(p).ok())
             .unwrap_or_default()
+    }
+}
+
+/// The keys a sky and a sky layer share, read from `t` under schema `s` (`SKY` or
+/// `SKY_LAYER`), defaults filled in. A kind the layer schema does not know (`mix`) reads as
+/// analytic here; the caller sets a sky's own kind.
+fn sky_layer(t: Tbl, s: &'static TableSchema) -> SkyLayer {
+    let v = View { t, s };
+    let kind = match v.str("kind") {
+        Some("hdr") => SkyKind::Hdr,
+        Some("room") => SkyKind::Room,
+        _ => SkyKind::Analytic,
+    };
+    let sub = |name: &str| t.get(name).and_then(|n| n.tbl());
+    let prepare = sub("prepare").map(|p| {
+        let v = View {
+            t: p,
+            s: &schema::PREPARE,
+        };
+        Prepare {
+            cap: v.opt("cap"),
+            balance: p
+                .nums("balance")
+                .filter(|b| b.len() == 3)
+                .map(|b| [finite(b[0]), finite(b[1]), finite(b[2])]),
+            mean: v.opt("mean"),
+        }
+    });
+    let room = sub("room").map(|r| {
+        let v = View {
+            t: r,
+            s: &schema::ROOM,
+        };
+        Room {
+            width: v.f32("width").clamp(2.0, 8192.0) as u32,
+            floor: v.v3("floor"),
+            wall: v.v3("wall"),
+            ceiling: v.v3("ceiling"),
+            lights: r
+                .get("lights")
+                .map(|n| n.tables())
+                .unwrap_or_default()
+                .into_iter()
+                .map(|lt| {
+                    let v = View {
+                        t: lt,
+                        s: &schema::ROOM_LIGHT,
+                    };
+                    RoomLight {
+                        name: v.str("name").unwrap_or_default().to_string(),
+                        az: v.f32("az"),
+                        el: v.f32("el"),
+                        power: v.f32("power"),
+                        color: v.v3("color"),
+                        width: v.f32("width"),
+                        height: v.f32("height"),
+                        soft: v.f32("soft"),
+                        slats: v.f32("slats"),
+                        open: v.f32("open"),
+                    }
+                })
+                .collect(),
+        }
+    });
+    SkyLayer {
+        // `[sky]` has no weight: its schema gives no default, so it reads 1 here, unused.
+        weight: if s.key("weight").is_some() {
+            v.f32("weight")
+        } else {
+            1.0
+        },
+        kind,
+        path: t.str("path").and_then(|p| normalize(p).ok()),
+        rotation_deg: v.f32("rotation_deg"),
+        intensity: v.f32("intensity"),
+        turbidity: v.f32("turbidity"),
+        ground_albedo: v.v3("ground_albedo"),
+        ambient: v.f32("ambient"),
+        prepare,
+        room,
     }
 }
 
