@@ -3858,6 +3858,125 @@ mod tests {
         );
     }
 
+    /// Every `[sky]` key reaches the model, the spec's defaults filled in: an hdr sky with
+    /// `[sky.prepare]`, a room with its lamps, and a mix of layers with their own tables.
+    #[test]
+    fn sky_tables_fill_the_model() {
+        let load_sky = |text: &str| {
+            let dir = project(&format!("{HEAD}{text}"));
+            let s = load(&dir.path().join("t.scene.toml")).unwrap_or_else(|d| panic!("{d:#?}"));
+            s.sky.unwrap()
+        };
+        let sky = load_sky(
+            "[sky]\nkind = \"hdr\"\npath = \"./sky.hdr\"\nintensity = 2\n[sky.prepare]\ncap = 5\nbalance = [1, 0.5, 0.25]\n",
+        );
+        assert_eq!(sky.kind, SkyKind::Hdr);
+        assert_eq!(sky.path, Some(PathBuf::from("sky.hdr")));
+        assert_eq!((sky.rotation_deg, sky.intensity), (0.0, 2.0));
+        let prep = Prepare {
+            cap: Some(5.0),
+            balance: Some([1.0, 0.5, 0.25]),
+            mean: None,
+        };
+        assert_eq!(sky.prepare, Some(prep));
+        assert!(sky.room.is_none() && sky.layers.is_empty());
+
+        let sky = load_sky(
+            "[sky]\nkind = \"room\"\nrotation_deg = -30\n[sky.room]\nwidth = 33\nwall = [0.1, 0.2, 0.3]\n\
+             [[sky.room.lights]]\nname = \"window\"\naz = 90\nel = 20\npower = 4\ncolor = [1, 0.9, 0.8]\n\
+             width = 60\nheight = 40\nsoft = 0\nslats = 12\nopen = 0.25\n[[sky.room.lights]]\n",
+        );
+        assert_eq!(
+            (sky.kind, sky.rotation_deg, sky.intensity),
+            (SkyKind::Room, -30.0, 1.0)
+        );
+        let want = Room {
+            width: 33,
+            floor: [0.5; 3],
+            wall: [0.1, 0.2, 0.3],
+            ceiling: [0.5; 3],
+            lights: vec![
+                RoomLight {
+                    name: "window".into(),
+                    az: 90.0,
+                    el: 20.0,
+                    power: 4.0,
+                    color: [1.0, 0.9, 0.8],
+                    width: 60.0,
+                    height: 40.0,
+                    soft: 0.0,
+                    slats: 12.0,
+                    open: 0.25,
+                },
+                RoomLight::default(),
+            ],
+        };
+        assert_eq!(sky.room, Some(want));
+        assert_eq!(
+            RoomLight::default(),
+            RoomLight {
+                name: String::new(),
+                az: 0.0,
+                el: 0.0,
+                power: 1.0,
+                color: [1.0; 3],
+                width: 45.0,
+                height: 45.0,
+                soft: 0.1,
+                slats: 0.0,
+                open: 1.0,
+            }
+        );
+
+        let sky = load_sky(
+            "[sky]\nkind = \"mix\"\n[[sky.layer]]\nkind = \"analytic\"\nturbidity = 6\nground_albedo = [0.1, 0.2, 0.3]\n\
+             [[sky.layer]]\nkind = \"hdr\"\nweight = 0.5\npath = \"sky.hdr\"\nrotation_deg = 45\n[sky.layer.prepare]\nmean = 2\n\
+             [[sky.layer]]\nkind = \"room\"\nweight = 0\nintensity = 3\n[sky.layer.room]\n",
+        );
+        assert_eq!(sky.kind, SkyKind::Mix);
+        let l = &sky.layers;
+        assert_eq!(l.len(), 3);
+        assert_eq!(
+            (
+                l[0].kind,
+                l[0].weight,
+                l[0].turbidity,
+                l[0].ground_albedo,
+                l[0].ambient
+            ),
+            (SkyKind::Analytic, 1.0, 6.0, [0.1, 0.2, 0.3], 1.0)
+        );
+        assert_eq!(
+            (
+                l[1].kind,
+                l[1].weight,
+                &l[1].path,
+                l[1].rotation_deg,
+                l[1].prepare
+            ),
+            (
+                SkyKind::Hdr,
+                0.5,
+                &Some(PathBuf::from("sky.hdr")),
+                45.0,
+                Some(Prepare {
+                    mean: Some(2.0),
+                    ..Default::default()
+                })
+            )
+        );
+        assert_eq!(
+            (l[2].kind, l[2].weight, l[2].intensity, &l[2].room),
+            (SkyKind::Room, 0.0, 3.0, &Some(Room::default()))
+        );
+
+        let sky = load_sky("[sky]\nkind = \"analytic\"\nambient = 0.5\n");
+        assert_eq!(
+            (sky.kind, sky.turbidity, sky.ground_albedo, sky.ambient),
+            (SkyKind::Analytic, 3.0, [0.2; 3], 0.5)
+        );
+    }
+
     #[test]
     fn object_rules() {
         let d = run(&format!(
