@@ -430,7 +430,8 @@ pub fn bake_mix(layers: &[(f32, LayerSource)]) -> HdrMap {
         h = h.max(size.1);
     }
     let (wu, hu) = (w as usize, h as usize);
-    let mut sum = vec![[0.0f64; 3]; wu * hu];
+    // f32 sums: a mix of the largest HDRs is 134 M texels, and a few layers lose nothing.
+    let mut sum = vec![[0.0f32; 3]; wu * hu];
     for ((weight, l), r) in layers.iter().zip(&rendered) {
         let weight = sane(*weight) as f64;
         if weight == 0.0 {
@@ -468,7 +469,7 @@ pub fn bake_mix(layers: &[(f32, LayerSource)]) -> HdrMap {
                 };
                 let s = &mut sum[y * wu + x];
                 for k in 0..3 {
-                    s[k] += scale * sane(c[k]) as f64;
+                    s[k] = finite(s[k] + (scale * sane(c[k]) as f64) as f32);
                 }
             }
         }
@@ -476,10 +477,7 @@ pub fn bake_mix(layers: &[(f32, LayerSource)]) -> HdrMap {
     HdrMap {
         width: w,
         height: h,
-        texels: sum
-            .into_iter()
-            .map(|s| s.map(|c| finite(c as f32)))
-            .collect(),
+        texels: sum,
     }
 }
 
