@@ -14,7 +14,7 @@ use glam::{Mat3, Mat4, Vec2, Vec3, Vec4};
 use crate::accel::{Accel, Instance, TriangleMesh};
 use crate::assets::{self, Coverage, MeshAsset};
 use crate::camera::Camera;
-use crate::lights::{luminance, Distribution1D, Light, SkyMap};
+use crate::lights::{luminance, skymaps, Distribution1D, Light};
 use crate::materials::{Bxdfs, Coated, Conductor, Glass, Plain};
 use crate::scene::{
     self, Diagnostic, Family, Location, Scene, Severity, Shadow, SkyKind, SunModel,
@@ -275,6 +275,16 @@ const DRAWN: &[&str] = &[
     "sky.path",
     "sky.intensity",
     "sky.rotation_deg",
+    "sky.prepare",
+    "sky.room",
+    "sky.layer",
+    "sky.layer.kind",
+    "sky.layer.weight",
+    "sky.layer.path",
+    "sky.layer.intensity",
+    "sky.layer.rotation_deg",
+    "sky.layer.prepare",
+    "sky.layer.room",
     "plates",
     "plates.dir",
     "trace",
@@ -315,6 +325,13 @@ const DRAWN: &[&str] = &[
     "object.face_camera",
 ];
 
+/// The keys only an analytic sky layer takes: covered by the note on analytic layers.
+const ANALYTIC_LAYER_KEYS: &[&str] = &[
+    "sky.layer.turbidity",
+    "sky.layer.ground_albedo",
+    "sky.layer.ambient",
+];
+
 /// Schema paths whose own children are all covered by the parent's entry above.
 const DRAWN_PREFIXES: &[&str] = &[
     "tiles.",
@@ -335,6 +352,10 @@ const DRAWN_PREFIXES: &[&str] = &[
     "light.authoring.",
     "emitter.authoring.",
     "materials.authoring.",
+    "sky.prepare.",
+    "sky.room.",
+    "sky.layer.prepare.",
+    "sky.layer.room.",
 ];
 
 /// An object's or group's own transform and its parent's key.
@@ -721,23 +742,26 @@ impl World {
             objects.push(record);
         }
 
-        // The HDR sky, loaded before any error stops the build, so that a broken sky is
-        // reported together with broken meshes.
+        // The sky's map (an HDR, a room or a mix), loaded before any error stops the build, so
+        // that a broken sky is reported together with broken meshes.
         let mut sky_map = None;
         if let Some(sky) = &scene.sky {
-            if let (SkyKind::Hdr, Some(path)) = (sky.kind, &sky.path) {
-                match assets::load_hdr(&scene.root.join(path)) {
-                    Ok(map) => {
-                        sky_map = Some((sky, map));
-                        asset_files.push(path.clone());
-                    }
-                    Err(e) => {
-                        let (at, width) = key_location(scene, "sky.path", "sky.path", None)
-                            .unwrap_or_else(|| (scene_start(scene), 1));
-                        errors.push(asset_diag(at, width, "sky.path".into(), path, &e));
-                    }
+            let mut load = |path: &Path, schema_path: &str, key: &str| match assets::load_hdr(
+                &scene.root.join(path),
+            ) {
+                Ok(map) => {
+                    asset_files.push(path.to_path_buf());
+                    Some(map)
                 }
-            }
+                Err(e) => {
+                    let (at, width) = key_location(scene, schema_path, key, None)
+                        .unwrap_or_else(|| (scene_start(scene), 1));
+                    errors.push(asset_diag(at, width, key.into(), path, &e));
+                    None
+                }
+            };
+            // Analytic layers wait for the analytic model: left out, named in a note.
+            sky_map = skymaps::build_sky(sky, &mut load, &mut |_| None);
         }
 
         if !errors.is_empty() {
@@ -826,15 +850,9 @@ impl World {
                 });
             }
         }
-        if let Some((sky, map)) = sky_map {
+        if let Some(map) = sky_map {
             infinite.push(lights.len() as u32);
-            lights.push(Light::Sky(Box::new(SkyMap::new(
-                map.width as usize,
-                map.height as usize,
-                &map.texels,
-                sky.intensity.max(0.0),
-                sky.rotation_deg,
-            ))));
+            lights.push(Light::Sky(Box::new(map)));
         }
 
         let accel = Accel::build(tri_meshes, instances);
@@ -1088,9 +1106,13 @@ fn capability_notes(scene: &Scene) -> Vec<Capability> {
     for p in &scene.present {
         let drawn = DRAWN.contains(&p.path.as_str())
             || DRAWN_PREFIXES.iter().any(|pre| p.path.starts_with(pre));
-        // Another sky kind's keys are covered by the note on the kind itself.
-        let other_sky = p.path.starts_with("sky.")
-            && scene.sky.as_ref().is_some_and(|s| s.kind != SkyKind::Hdr);
+        // An analytic sky's or layer's keys are covered by the note on the kind itself.
+        let analytic = scene
+            .sky
+            .as_ref()
+            .is_some_and(|s| s.kind == SkyKind::Analytic);
+        let other_sky = (analytic && p.path.starts_with("sky."))
+            || ANALYTIC_LAYER_KEYS.contains(&p.path.as_str());
         if drawn || other_sky {
             continue;
         }
@@ -1136,18 +1158,30 @@ fn capability_notes(scene: &Scene) -> Vec<Capability> {
         }
     }
     if let Some(sky) = &scene.sky {
-        if sky.kind != SkyKind::Hdr {
-            let kind = match sky.kind {
-                SkyKind::Analytic => "analytic",
-                SkyKind::Room => "room",
-                SkyKind::Mix => "mix",
-                SkyKind::Hdr => "hdr",
-            };
+        if sky.kind == SkyKind::Analytic {
             add(
-                format!("sky.kind {kind}"),
-                format!("[sky] kind = {kind:?} is not rendered yet: the sky is black"),
+                "sky.kind analytic".into(),
+                "[sky] kind = \"analytic\" is not rendered yet: the sky is black".into(),
                 &scene_at,
             );
+        }
+        if sky.kind == SkyKind::Mix {
+            for (i, l) in sky.layers.iter().enumerate() {
+                if l.kind == SkyKind::Analytic {
+                    let at = key_location(
+                        scene,
+                        "sky.layer.kind",
+                        &format!("sky.layer.{i}.kind"),
+                        None,
+                    )
+                    .map_or_else(|| scene_at.clone(), |(at, _)| at);
+                    add(
+                        "sky.layer kind analytic".into(),
+                        "[[sky.layer]] kind = \"analytic\" is not rendered yet: the layer is left out of the mix".into(),
+                        &at,
+                    );
+                }
+            }
         }
     }
     notes

@@ -59,6 +59,7 @@ fn furnace_scene(
             path: Some(hdr),
             rotation_deg: 0.0,
             intensity: 1.0,
+            ..Default::default()
         }),
         ..Default::default()
     }

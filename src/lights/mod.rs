@@ -7,6 +7,7 @@
 
 pub mod distribution;
 pub mod sky;
+pub mod skymaps;
 pub mod sun;
 
 use std::f32::consts::PI;

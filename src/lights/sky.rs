@@ -97,6 +97,17 @@ impl SkyMap {
         self.mean_luminance
     }
 
+    /// The map coordinates (u, v) in [0, 1)² of unrotated map direction `d` (unit), by the
+    /// formulas in the module doc: the centre column looks down −Z, u grows towards +X.
+    pub fn uv_of(d: Vec3) -> Vec2 {
+        Self::dir_to_uv(d)
+    }
+
+    /// The unrotated map direction of map coordinates `uv`, the inverse of [`SkyMap::uv_of`].
+    pub fn direction_of(uv: Vec2) -> Vec3 {
+        Self::uv_to_dir(uv)
+    }
+
     fn dir_to_uv(d: Vec3) -> Vec2 {
         let u = 0.5 + d.x.atan2(-d.z) / (2.0 * PI);
         let v = d.y.clamp(-1.0, 1.0).acos() / PI;

@@ -2440,17 +2440,29 @@ impl Loader {
 
         if let Some(t) = one("sky") {
             let v = View { t, s: &schema::SKY };
-            let kind = match v.str("kind") {
-                Some("hdr") => SkyKind::Hdr,
-                Some("room") => SkyKind::Room,
-                Some("mix") => SkyKind::Mix,
-                _ => SkyKind::Analytic,
+            let l = sky_layer(t, &schema::SKY);
+            let kind = if v.str("kind") == Some("mix") {
+                SkyKind::Mix
+            } else {
+                l.kind
             };
             scene.sky = Some(Sky {
                 kind,
-                path: t.str("path").and_then(|p| normalize(p).ok()),
-                rotation_deg: v.f32("rotation_deg"),
-                intensity: v.f32("intensity"),
+                path: l.path,
+                rotation_deg: l.rotation_deg,
+                intensity: l.intensity,
+                turbidity: l.turbidity,
+                ground_albedo: l.ground_albedo,
+                ambient: l.ambient,
+                prepare: l.prepare,
+                room: l.room,
+                layers: t
+                    .get("layer")
+                    .map(|n| n.tables())
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|lt| sky_layer(lt, &schema::SKY_LAYER))
+                    .collect(),
             });
         }
 
@@ -2986,6 +2998,86 @@ impl View<'_> {
             .str(name)
             .and_then(|p| normalize(p).ok())
             .unwrap_or_default()
+    }
+}
+
+/// The keys a sky and a sky layer share, read from `t` under schema `s` (`SKY` or
+/// `SKY_LAYER`), defaults filled in. A kind the layer schema does not know (`mix`) reads as
+/// analytic here; the caller sets a sky's own kind.
+fn sky_layer(t: Tbl, s: &'static TableSchema) -> SkyLayer {
+    let v = View { t, s };
+    let kind = match v.str("kind") {
+        Some("hdr") => SkyKind::Hdr,
+        Some("room") => SkyKind::Room,
+        _ => SkyKind::Analytic,
+    };
+    let sub = |name: &str| t.get(name).and_then(|n| n.tbl());
+    let prepare = sub("prepare").map(|p| {
+        let v = View {
+            t: p,
+            s: &schema::PREPARE,
+        };
+        Prepare {
+            cap: v.opt("cap"),
+            balance: p
+                .nums("balance")
+                .filter(|b| b.len() == 3)
+                .map(|b| [finite(b[0]), finite(b[1]), finite(b[2])]),
+            mean: v.opt("mean"),
+        }
+    });
+    let room = sub("room").map(|r| {
+        let v = View {
+            t: r,
+            s: &schema::ROOM,
+        };
+        Room {
+            width: v.f32("width").clamp(2.0, 8192.0) as u32,
+            floor: v.v3("floor"),
+            wall: v.v3("wall"),
+            ceiling: v.v3("ceiling"),
+            lights: r
+                .get("lights")
+                .map(|n| n.tables())
+                .unwrap_or_default()
+                .into_iter()
+                .map(|lt| {
+                    let v = View {
+                        t: lt,
+                        s: &schema::ROOM_LIGHT,
+                    };
+                    RoomLight {
+                        name: v.str("name").unwrap_or_default().to_string(),
+                        az: v.f32("az"),
+                        el: v.f32("el"),
+                        power: v.f32("power"),
+                        color: v.v3("color"),
+                        width: v.f32("width"),
+                        height: v.f32("height"),
+                        soft: v.f32("soft"),
+                        slats: v.f32("slats"),
+                        open: v.f32("open"),
+                    }
+                })
+                .collect(),
+        }
+    });
+    SkyLayer {
+        // `[sky]` has no weight: its schema gives no default, so it reads 1 here, unused.
+        weight: if s.key("weight").is_some() {
+            v.f32("weight")
+        } else {
+            1.0
+        },
+        kind,
+        path: t.str("path").and_then(|p| normalize(p).ok()),
+        rotation_deg: v.f32("rotation_deg"),
+        intensity: v.f32("intensity"),
+        turbidity: v.f32("turbidity"),
+        ground_albedo: v.v3("ground_albedo"),
+        ambient: v.f32("ambient"),
+        prepare,
+        room,
     }
 }
 
@@ -3763,6 +3855,125 @@ mod tests {
         assert_eq!(
             (sky.kind, sky.path, sky.rotation_deg, sky.intensity),
             (SkyKind::Hdr, Some(PathBuf::from("sky.hdr")), 90.0, 1.0)
+        );
+    }
+
+    /// Every `[sky]` key reaches the model, the spec's defaults filled in: an hdr sky with
+    /// `[sky.prepare]`, a room with its lamps, and a mix of layers with their own tables.
+    #[test]
+    fn sky_tables_fill_the_model() {
+        let load_sky = |text: &str| {
+            let dir = project(&format!("{HEAD}{text}"));
+            let s = load(&dir.path().join("t.scene.toml")).unwrap_or_else(|d| panic!("{d:#?}"));
+            s.sky.unwrap()
+        };
+        let sky = load_sky(
+            "[sky]\nkind = \"hdr\"\npath = \"./sky.hdr\"\nintensity = 2\n[sky.prepare]\ncap = 5\nbalance = [1, 0.5, 0.25]\n",
+        );
+        assert_eq!(sky.kind, SkyKind::Hdr);
+        assert_eq!(sky.path, Some(PathBuf::from("sky.hdr")));
+        assert_eq!((sky.rotation_deg, sky.intensity), (0.0, 2.0));
+        let prep = Prepare {
+            cap: Some(5.0),
+            balance: Some([1.0, 0.5, 0.25]),
+            mean: None,
+        };
+        assert_eq!(sky.prepare, Some(prep));
+        assert!(sky.room.is_none() && sky.layers.is_empty());
+
+        let sky = load_sky(
+            "[sky]\nkind = \"room\"\nrotation_deg = -30\n[sky.room]\nwidth = 33\nwall = [0.1, 0.2, 0.3]\n\
+             [[sky.room.lights]]\nname = \"window\"\naz = 90\nel = 20\npower = 4\ncolor = [1, 0.9, 0.8]\n\
+             width = 60\nheight = 40\nsoft = 0\nslats = 12\nopen = 0.25\n[[sky.room.lights]]\n",
+        );
+        assert_eq!(
+            (sky.kind, sky.rotation_deg, sky.intensity),
+            (SkyKind::Room, -30.0, 1.0)
+        );
+        let want = Room {
+            width: 33,
+            floor: [0.5; 3],
+            wall: [0.1, 0.2, 0.3],
+            ceiling: [0.5; 3],
+            lights: vec![
+                RoomLight {
+                    name: "window".into(),
+                    az: 90.0,
+                    el: 20.0,
+                    power: 4.0,
+                    color: [1.0, 0.9, 0.8],
+                    width: 60.0,
+                    height: 40.0,
+                    soft: 0.0,
+                    slats: 12.0,
+                    open: 0.25,
+                },
+                RoomLight::default(),
+            ],
+        };
+        assert_eq!(sky.room, Some(want));
+        assert_eq!(
+            RoomLight::default(),
+            RoomLight {
+                name: String::new(),
+                az: 0.0,
+                el: 0.0,
+                power: 1.0,
+                color: [1.0; 3],
+                width: 45.0,
+                height: 45.0,
+                soft: 0.1,
+                slats: 0.0,
+                open: 1.0,
+            }
+        );
+
+        let sky = load_sky(
+            "[sky]\nkind = \"mix\"\n[[sky.layer]]\nkind = \"analytic\"\nturbidity = 6\nground_albedo = [0.1, 0.2, 0.3]\n\
+             [[sky.layer]]\nkind = \"hdr\"\nweight = 0.5\npath = \"sky.hdr\"\nrotation_deg = 45\n[sky.layer.prepare]\nmean = 2\n\
+             [[sky.layer]]\nkind = \"room\"\nweight = 0\nintensity = 3\n[sky.layer.room]\n",
+        );
+        assert_eq!(sky.kind, SkyKind::Mix);
+        let l = &sky.layers;
+        assert_eq!(l.len(), 3);
+        assert_eq!(
+            (
+                l[0].kind,
+                l[0].weight,
+                l[0].turbidity,
+                l[0].ground_albedo,
+                l[0].ambient
+            ),
+            (SkyKind::Analytic, 1.0, 6.0, [0.1, 0.2, 0.3], 1.0)
+        );
+        assert_eq!(
+            (
+                l[1].kind,
+                l[1].weight,
+                &l[1].path,
+                l[1].rotation_deg,
+                l[1].prepare
+            ),
+            (
+                SkyKind::Hdr,
+                0.5,
+                &Some(PathBuf::from("sky.hdr")),
+                45.0,
+                Some(Prepare {
+                    mean: Some(2.0),
+                    ..Default::default()
+                })
+            )
+        );
+        assert_eq!(
+            (l[2].kind, l[2].weight, l[2].intensity, &l[2].room),
+            (SkyKind::Room, 0.0, 3.0, &Some(Room::default()))
+        );
+
+        let sky = load_sky("[sky]\nkind = \"analytic\"\nambient = 0.5\n");
+        assert_eq!(
+            (sky.kind, sky.turbidity, sky.ground_albedo, sky.ambient),
+            (SkyKind::Analytic, 3.0, [0.2; 3], 0.5)
         );
     }
 

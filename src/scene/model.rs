@@ -609,11 +609,12 @@ pub struct Sun {
 }
 
 /// `[sky] kind`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum SkyKind {
     /// Hošek–Wilkie daylight sky.
     Analytic,
     /// A Radiance .hdr map.
+    #[default]
     Hdr,
     /// A procedural room of lamps.
     Room,
@@ -621,17 +622,174 @@ pub enum SkyKind {
     Mix,
 }
 
-/// `[sky]`: the keys an hdr sky takes (the others appear in [`Scene::present`]).
+/// `[sky]`, defaults filled in. Each key is kept whatever the kind (the reader refuses a key
+/// its kind does not take, so a key that kind ignores holds its default).
 #[derive(Clone, Debug)]
 pub struct Sky {
     /// Which sky.
     pub kind: SkyKind,
     /// The .hdr file, relative to the root (hdr only).
     pub path: Option<PathBuf>,
-    /// Degrees; the sky turns by its negative.
+    /// Degrees; the sky turns by its negative (hdr and room).
     pub rotation_deg: f32,
-    /// Scales the radiance.
+    /// Scales the radiance (hdr and room).
     pub intensity: f32,
+    /// Atmospheric turbidity, 1 to 10 (analytic).
+    pub turbidity: f32,
+    /// Linear RGB albedo of the ground under the analytic sky.
+    pub ground_albedo: [f32; 3],
+    /// The analytic sky's level with an authored sun.
+    pub ambient: f32,
+    /// `[sky.prepare]` (hdr).
+    pub prepare: Option<Prepare>,
+    /// `[sky.room]` (room).
+    pub room: Option<Room>,
+    /// `[[sky.layer]]` (mix), in the order written.
+    pub layers: Vec<SkyLayer>,
+}
+
+impl Default for Sky {
+    /// The spec's defaults for an hdr sky with no path.
+    fn default() -> Self {
+        Sky {
+            kind: SkyKind::Hdr,
+            path: None,
+            rotation_deg: 0.0,
+            intensity: 1.0,
+            turbidity: 3.0,
+            ground_albedo: [0.2; 3],
+            ambient: 1.0,
+            prepare: None,
+            room: None,
+            layers: Vec::new(),
+        }
+    }
+}
+
+/// `[[sky.layer]]`: one sky of a mix, defaults filled in; never a mix itself.
+#[derive(Clone, Debug)]
+pub struct SkyLayer {
+    /// The layer's share of the mix (not renormalised).
+    pub weight: f32,
+    /// Analytic, hdr or room.
+    pub kind: SkyKind,
+    /// The .hdr file, relative to the root (hdr only).
+    pub path: Option<PathBuf>,
+    /// Degrees; the layer turns by its negative (hdr and room).
+    pub rotation_deg: f32,
+    /// Scales the layer's radiance (hdr and room).
+    pub intensity: f32,
+    /// Atmospheric turbidity (analytic).
+    pub turbidity: f32,
+    /// Ground albedo under the analytic layer.
+    pub ground_albedo: [f32; 3],
+    /// The analytic layer's level with an authored sun.
+    pub ambient: f32,
+    /// `[sky.layer.prepare]` (hdr).
+    pub prepare: Option<Prepare>,
+    /// `[sky.layer.room]` (room).
+    pub room: Option<Room>,
+}
+
+impl Default for SkyLayer {
+    /// The spec's defaults for an hdr layer of weight 1 with no path.
+    fn default() -> Self {
+        let s = Sky::default();
+        SkyLayer {
+            weight: 1.0,
+            kind: s.kind,
+            path: s.path,
+            rotation_deg: s.rotation_deg,
+            intensity: s.intensity,
+            turbidity: s.turbidity,
+            ground_albedo: s.ground_albedo,
+            ambient: s.ambient,
+            prepare: None,
+            room: None,
+        }
+    }
+}
+
+/// `[sky.prepare]`: applied to the HDR's texels, in this order, before intensity and rotation.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Prepare {
+    /// Largest texel luminance, W·m⁻²·sr⁻¹.
+    pub cap: Option<f32>,
+    /// Linear RGB whose chromaticity the map's mean colour is balanced to.
+    pub balance: Option<[f32; 3]>,
+    /// The mean luminance over the sphere the map is scaled to, W·m⁻²·sr⁻¹.
+    pub mean: Option<f32>,
+}
+
+/// `[sky.room]`: a room lit by lamps, rendered into an equirectangular map.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Room {
+    /// Texels per row, 2 to 8192; the map has `width / 2` rows.
+    pub width: u32,
+    /// Radiance of the floor, linear RGB, W·m⁻²·sr⁻¹.
+    pub floor: [f32; 3],
+    /// Radiance of the walls.
+    pub wall: [f32; 3],
+    /// Radiance of the ceiling.
+    pub ceiling: [f32; 3],
+    /// `[[sky.room.lights]]`, in the order written.
+    pub lights: Vec<RoomLight>,
+}
+
+impl Default for Room {
+    /// The spec's defaults: 64 texels wide, grey surfaces, no lamps.
+    fn default() -> Self {
+        Room {
+            width: 64,
+            floor: [0.5; 3],
+            wall: [0.5; 3],
+            ceiling: [0.5; 3],
+            lights: Vec::new(),
+        }
+    }
+}
+
+/// `[[sky.room.lights]]`: a lamp of the room (its geometry is in docs/rendering.md).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RoomLight {
+    /// A label.
+    pub name: String,
+    /// Azimuth of the lamp's centre, degrees.
+    pub az: f32,
+    /// Elevation of the lamp's centre, degrees.
+    pub el: f32,
+    /// W/m²: the lamp's radiance integrated over its solid angle, per unit of `color`.
+    pub power: f32,
+    /// Linear RGB.
+    pub color: [f32; 3],
+    /// Degrees of azimuth, above 0 and below 180.
+    pub width: f32,
+    /// Degrees of elevation, above 0 and below 180.
+    pub height: f32,
+    /// Edge ramp as a fraction of the width and height.
+    pub soft: f32,
+    /// Number of slats across the lamp.
+    pub slats: f32,
+    /// Open fraction of each slat period, 0 to 1.
+    pub open: f32,
+}
+
+impl Default for RoomLight {
+    /// The spec's defaults.
+    fn default() -> Self {
+        RoomLight {
+            name: String::new(),
+            az: 0.0,
+            el: 0.0,
+            power: 1.0,
+            color: [1.0; 3],
+            width: 45.0,
+            height: 45.0,
+            soft: 0.1,
+            slats: 0.0,
+            open: 1.0,
+        }
+    }
 }
 
 /// `[trace]`.
