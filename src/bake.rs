@@ -177,6 +177,44 @@ fn mat(m: glam::Mat4) -> [[f32; 4]; 4] {
     m.to_cols_array_2d()
 }
 
+/// A sky's (or a mix layer's) kind and the parameters that kind reads, for the manifest.
+fn sky_json(
+    kind: scene::SkyKind,
+    path: &Option<PathBuf>,
+    intensity: f32,
+    rotation_deg: f32,
+    (turbidity, ground_albedo, ambient): (f32, [f32; 3], f32),
+    prepare: &Option<scene::Prepare>,
+    room: &Option<scene::Room>,
+) -> serde_json::Value {
+    use scene::SkyKind;
+    match kind {
+        SkyKind::Analytic => json!({
+            "kind": "analytic",
+            "turbidity": turbidity,
+            "ground_albedo": ground_albedo,
+            "ambient": ambient,
+        }),
+        SkyKind::Hdr => json!({
+            "kind": "hdr",
+            "path": path.as_ref().map(|p| p.to_string_lossy().replace('\\', "/")),
+            "intensity": intensity,
+            "rotation_deg": rotation_deg,
+            "prepare": prepare.as_ref().map(|p| json!({
+                "cap": p.cap, "balance": p.balance, "mean": p.mean,
+            })),
+        }),
+        SkyKind::Room => json!({
+            "kind": "room",
+            "intensity": intensity,
+            "rotation_deg": rotation_deg,
+            "width": room.as_ref().map(|r| r.width),
+            "lamps": room.as_ref().map_or(0, |r| r.lights.len()),
+        }),
+        SkyKind::Mix => json!({ "kind": "mix" }),
+    }
+}
+
 fn manifest(
     scene: &scene::Scene,
     world: &World,
@@ -201,21 +239,52 @@ fn manifest(
                 irradiance,
                 cos_max,
             } => {
+                let peak = irradiance.max_element();
+                let color = if peak > 0.0 {
+                    *irradiance / peak
+                } else {
+                    glam::Vec3::ZERO
+                };
                 sun = json!({
                     "toward": toward.to_array(),
+                    "elevation_deg": toward.y.clamp(-1.0, 1.0).asin().to_degrees(),
+                    "color": color.to_array(),
                     "irradiance": irradiance.to_array(),
                     "angular_radius_deg": cos_max.clamp(-1.0, 1.0).acos().to_degrees(),
-                    "units": "W/m^2 on a plane facing the sun, linear RGB",
+                    "units": "irradiance: W/m^2 on a plane facing the sun, linear RGB; color: irradiance over its largest channel",
                 });
             }
             Light::Sky(_) => {
                 if let Some(s) = &scene.sky {
-                    sky = json!({
-                        "kind": "hdr",
-                        "path": s.path.as_ref().map(|p| p.to_string_lossy().replace('\\', "/")),
-                        "intensity": s.intensity,
-                        "rotation_deg": s.rotation_deg,
-                    });
+                    let mut v = sky_json(
+                        s.kind,
+                        &s.path,
+                        s.intensity,
+                        s.rotation_deg,
+                        (s.turbidity, s.ground_albedo, s.ambient),
+                        &s.prepare,
+                        &s.room,
+                    );
+                    if s.kind == scene::SkyKind::Mix {
+                        v["layers"] = s
+                            .layers
+                            .iter()
+                            .map(|l| {
+                                let mut j = sky_json(
+                                    l.kind,
+                                    &l.path,
+                                    l.intensity,
+                                    l.rotation_deg,
+                                    (l.turbidity, l.ground_albedo, l.ambient),
+                                    &l.prepare,
+                                    &l.room,
+                                );
+                                j["weight"] = json!(l.weight);
+                                j
+                            })
+                            .collect();
+                    }
+                    sky = v;
                 }
             }
             _ => {}
