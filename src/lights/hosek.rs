@@ -206,18 +206,24 @@ fn solar_band(turbidity: usize, wl: usize, elevation: f64) -> f64 {
     c[3] + x * c[2] + x * x * c[1] + x * x * x * c[0]
 }
 
+/// The solar tables' turbidity index (0 = turbidity 1) and blend weight for a turbidity in
+/// [1, 10], as the reference takes them (turbidity 10 is index 8 at weight 1).
+fn turbidity_weights(turbidity: f64) -> (usize, f64) {
+    let low = (turbidity as usize).clamp(1, 10) - 1;
+    if low == 9 {
+        (8, 1.0)
+    } else {
+        (low, turbidity - (low + 1) as f64)
+    }
+}
+
 /// Turbidity and wavelength indices with their blend weights, as the solar function takes
 /// them; `None` outside 320–720 nm.
 fn solar_weights(turbidity: f64, wavelength: f64) -> Option<(usize, f64, usize, f64)> {
     if !(WL_FIRST..=WL_LAST).contains(&wavelength) {
         return None;
     }
-    let mut turb_low = turbidity as usize - 1;
-    let mut turb_frac = turbidity - (turb_low + 1) as f64;
-    if turb_low == 9 {
-        turb_low = 8;
-        turb_frac = 1.0;
-    }
+    let (turb_low, turb_frac) = turbidity_weights(turbidity);
     let mut wl_low = ((wavelength - WL_FIRST) / 40.0) as usize;
     let mut wl_frac = (wavelength % 40.0) / 40.0;
     if wl_low == 10 {
@@ -411,8 +417,7 @@ pub fn daylight_sun(turbidity: f32, elevation: f32) -> Vec3 {
     // Per disk point, the eleven bands' radiance and limb darkening, then every wavelength
     // by the same linear blends `solar_radiance` makes: the same value, 22 band evaluations
     // per point instead of 4 per point and wavelength.
-    let (turb_low, turb_frac, _, _) =
-        solar_weights(turbidity, WL_FIRST).unwrap_or((2, 0.0, 0, 0.0));
+    let (turb_low, turb_frac) = turbidity_weights(turbidity);
     let mut xyz = [0.0f64; 3];
     let last = CIE_1931.len() - 1;
     for p in disk_points(elevation.min(PI / 2.0)) {
@@ -584,9 +589,9 @@ mod tests {
             let quad = solar_irradiance(t, el, wl);
             assert!(rel(quad, e) < 2e-5, "{t} {el} {wl}: {quad} vs {e}");
         }
-        // A sun three quarters set (centre 0.057° up, radius 0.255°), against the C code's
-        // radiance on an 8000 × 4096 polar grid over the disk, points below the horizon left
-        // out (converged to 1e-6 from 4000 × 1024).
+        // A sun partly set (centre 0.057° up, radius 0.255°: 36% of the disk below the
+        // horizon), against the C code's radiance on an 8000 × 4096 polar grid over the disk,
+        // points below the horizon left out (converged to 1e-6 from 4000 × 1024).
         let half = solar_irradiance(3.0, 0.001, 650.0);
         assert!(rel(half, 0.021_783_773_55) < 5e-4, "{half}");
     }
