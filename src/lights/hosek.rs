@@ -96,7 +96,7 @@ impl HosekSky {
 
     /// The model's radiance per channel at zenith angle `theta` and angle `gamma` to the sun,
     /// exactly `arhosek_tristim_skymodel_radiance` of the reference code (not clamped; zero
-    /// when the sun is down). `theta` must be in [0, π/2]: the model has no ground.
+    /// when the sun is down, and for `theta` beyond π/2: the model has no ground).
     pub fn radiance_theta_gamma(&self, theta: f64, gamma: f64) -> [f64; 3] {
         self.eval(theta.cos(), gamma.cos(), gamma)
     }
@@ -130,7 +130,8 @@ impl HosekSky {
 
     /// `ArHosekSkyModel_GetRadianceInternal` times the radiance scale, per channel.
     fn eval(&self, cos_theta: f64, cos_gamma: f64, gamma: f64) -> [f64; 3] {
-        if !self.lit {
+        // Below the horizon (or NaN) the model's √cos θ has no value: black.
+        if !self.lit || cos_theta.is_nan() || cos_theta < 0.0 || gamma.is_nan() {
             return [0.0; 3];
         }
         let mut out = [0.0; 3];
@@ -683,6 +684,7 @@ mod tests {
         assert_eq!(down.radiance(Vec3::Y, dir(-0.1, 0.0)), Vec3::ZERO);
         assert_eq!(daylight_sun(3.0, -0.1), Vec3::ZERO);
         assert_eq!(daylight_sun(3.0, 0.0), Vec3::ZERO);
+        assert_eq!(sky.radiance_theta_gamma(1.7, 1.0), [0.0; 3]);
     }
 
     #[test]
