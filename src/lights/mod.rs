@@ -6,6 +6,7 @@
 //! on a plane facing it. Every pdf here is per unit solid angle at the shading point.
 
 pub mod distribution;
+pub mod hosek;
 pub mod sky;
 pub mod skymaps;
 pub mod sun;
