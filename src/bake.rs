@@ -230,66 +230,58 @@ fn manifest(
         );
     }
     let mut lights = Vec::new();
-    let mut sun = serde_json::Value::Null;
-    let mut sky = serde_json::Value::Null;
-    for l in &world.lights {
-        match l {
-            Light::Sun {
-                toward,
-                irradiance,
-                cos_max,
-            } => {
-                let peak = irradiance.max_element();
-                let color = if peak > 0.0 {
-                    *irradiance / peak
-                } else {
-                    glam::Vec3::ZERO
-                };
-                sun = json!({
-                    "toward": toward.to_array(),
-                    "elevation_deg": toward.y.clamp(-1.0, 1.0).asin().to_degrees(),
-                    "color": color.to_array(),
-                    "irradiance": irradiance.to_array(),
-                    "angular_radius_deg": cos_max.clamp(-1.0, 1.0).acos().to_degrees(),
-                    "units": "irradiance: W/m^2 on a plane facing the sun, linear RGB; color: irradiance over its largest channel",
-                });
-            }
-            Light::Sky(_) => {
-                if let Some(s) = &scene.sky {
-                    let mut v = sky_json(
-                        s.kind,
-                        &s.path,
-                        s.intensity,
-                        s.rotation_deg,
-                        (s.turbidity, s.ground_albedo, s.ambient),
-                        &s.prepare,
-                        &s.room,
+    // The sun as resolved (also when it is down and dark): where it is and what it gives.
+    let sun = world.sun.map_or(serde_json::Value::Null, |s| {
+        let peak = s.irradiance.max_element();
+        let color = if peak > 0.0 {
+            s.irradiance / peak
+        } else {
+            glam::Vec3::ZERO
+        };
+        json!({
+            "model": if s.daylight { "daylight" } else { "authored" },
+            "toward": s.toward.to_array(),
+            "elevation_deg": s.toward.y.clamp(-1.0, 1.0).asin().to_degrees(),
+            "color": color.to_array(),
+            "irradiance": s.irradiance.to_array(),
+            "angular_radius_deg": s.cos_max.clamp(-1.0, 1.0).acos().to_degrees(),
+            "units": "irradiance: W/m^2 on a plane facing the sun, linear RGB (the Hosek-Wilkie model's CIE-weighted units for a daylight sun); color: irradiance over its largest channel",
+        })
+    });
+    // The sky as read, and whether it lights anything (an analytic sky with no sun up does
+    // not).
+    let sky = scene.sky.as_ref().map_or(serde_json::Value::Null, |s| {
+        let mut v = sky_json(
+            s.kind,
+            &s.path,
+            s.intensity,
+            s.rotation_deg,
+            (s.turbidity, s.ground_albedo, s.ambient),
+            &s.prepare,
+            &s.room,
+        );
+        if s.kind == scene::SkyKind::Mix {
+            v["layers"] = s
+                .layers
+                .iter()
+                .map(|l| {
+                    let mut j = sky_json(
+                        l.kind,
+                        &l.path,
+                        l.intensity,
+                        l.rotation_deg,
+                        (l.turbidity, l.ground_albedo, l.ambient),
+                        &l.prepare,
+                        &l.room,
                     );
-                    if s.kind == scene::SkyKind::Mix {
-                        v["layers"] = s
-                            .layers
-                            .iter()
-                            .map(|l| {
-                                let mut j = sky_json(
-                                    l.kind,
-                                    &l.path,
-                                    l.intensity,
-                                    l.rotation_deg,
-                                    (l.turbidity, l.ground_albedo, l.ambient),
-                                    &l.prepare,
-                                    &l.room,
-                                );
-                                j["weight"] = json!(l.weight);
-                                j
-                            })
-                            .collect();
-                    }
-                    sky = v;
-                }
-            }
-            _ => {}
+                    j["weight"] = json!(l.weight);
+                    j
+                })
+                .collect();
         }
-    }
+        v["lit"] = json!(world.lights.iter().any(|l| matches!(l, Light::Sky(_))));
+        v
+    });
     // Positions and radii as placed in the world (a prefab's light by its placement).
     let placed = |i: usize, p: [f32; 3], r: f32| -> ([f32; 3], f32) {
         world

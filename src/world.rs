@@ -14,7 +14,9 @@ use glam::{Mat3, Mat4, Vec2, Vec3, Vec4};
 use crate::accel::{Accel, Instance, TriangleMesh};
 use crate::assets::{self, Coverage, MeshAsset};
 use crate::camera::Camera;
-use crate::lights::{luminance, skymaps, Distribution1D, Light};
+use crate::lights::hosek::{self, HosekSky};
+use crate::lights::sky::SkyMap;
+use crate::lights::{self, luminance, skymaps, Distribution1D, Light};
 use crate::materials::{Bxdfs, Coated, Conductor, Glass, Plain};
 use crate::scene::{
     self, Diagnostic, Family, Location, Scene, Severity, Shadow, SkyKind, SunModel,
@@ -147,6 +149,9 @@ pub struct World {
     /// `[trace] clamp_indirect`: the luminance cap on light contributions past the first
     /// hit; 0 is off.
     pub clamp_indirect: f32,
+    /// The sun as resolved for this bake (`None` without `[sun]`), also when it is below the
+    /// horizon and dark: what the manifest records.
+    pub sun: Option<ResolvedSun>,
     /// `[trace] transmissive_shadows`, and some material is glass: shadow rays pass glass
     /// surfaces, tinted, instead of stopping at them.
     pub transmissive_shadows: bool,
@@ -275,6 +280,9 @@ const DRAWN: &[&str] = &[
     "sky.path",
     "sky.intensity",
     "sky.rotation_deg",
+    "sky.turbidity",
+    "sky.ground_albedo",
+    "sky.ambient",
     "sky.prepare",
     "sky.room",
     "sky.layer",
@@ -325,7 +333,7 @@ const DRAWN: &[&str] = &[
     "object.face_camera",
 ];
 
-/// The keys only an analytic sky layer takes: covered by the note on analytic layers.
+/// The keys only an analytic sky layer takes: drawn with the layer.
 const ANALYTIC_LAYER_KEYS: &[&str] = &[
     "sky.layer.turbidity",
     "sky.layer.ground_albedo",
@@ -742,8 +750,14 @@ impl World {
             objects.push(record);
         }
 
-        // The sky's map (an HDR, a room or a mix), loaded before any error stops the build, so
-        // that a broken sky is reported together with broken meshes.
+        // The sun as this bake resolves it (the analytic sky follows it).
+        let sun = scene
+            .sun
+            .as_ref()
+            .map(|s| resolve_sun(s, daylight_turbidity(scene.sky.as_ref())));
+
+        // The sky's map (an HDR, a room, a mix, or the analytic sky baked), loaded before any
+        // error stops the build, so that a broken sky is reported together with broken meshes.
         let mut sky_map = None;
         if let Some(sky) = &scene.sky {
             let mut load = |path: &Path, schema_path: &str, key: &str| match assets::load_hdr(
@@ -760,8 +774,31 @@ impl World {
                     None
                 }
             };
-            // Analytic layers wait for the analytic model: left out, named in a note.
-            sky_map = skymaps::build_sky(sky, &mut load, &mut |_| None);
+            let mut analytic = |l: &scene::SkyLayer| -> Option<skymaps::RadianceFn> {
+                Some(analytic_sky(
+                    l.turbidity,
+                    l.ground_albedo,
+                    l.ambient,
+                    sun.as_ref(),
+                ))
+            };
+            // An analytic sky with no sun up is black: no light at all, rather than a black map.
+            let sun_up = sun.is_some_and(|s| s.toward.y > 0.0);
+            sky_map = if sky.kind == SkyKind::Analytic && !sun_up {
+                None
+            } else if sky.kind == SkyKind::Analytic {
+                let f = analytic_sky(sky.turbidity, sky.ground_albedo, sky.ambient, sun.as_ref());
+                let m = skymaps::bake_mix(&[(1.0, skymaps::LayerSource::Analytic(f))]);
+                Some(SkyMap::new(
+                    m.width as usize,
+                    m.height as usize,
+                    &m.texels,
+                    1.0,
+                    0.0,
+                ))
+            } else {
+                skymaps::build_sky(sky, &mut load, &mut analytic)
+            };
         }
 
         if !errors.is_empty() {
@@ -834,21 +871,15 @@ impl World {
             .filter(|&i| matches!(lights[i as usize], Light::Sphere { .. }))
             .collect();
         let mut infinite = Vec::new();
-        if let Some(sun) = &scene.sun {
-            if sun.model == SunModel::Authored {
-                let toward =
-                    Vec3::from(sun.toward.unwrap_or([0.0, 1.0, 0.0])).normalize_or(Vec3::Y);
-                let e = rgb(sun.color) * sun.irradiance.unwrap_or(0.0).max(0.0);
-                let cos_max = sun.radius.clamp(0.0, 10.0).to_radians().cos();
-                if cos_max < 1.0 {
-                    infinite.push(lights.len() as u32);
-                }
-                lights.push(Light::Sun {
-                    toward,
-                    irradiance: e,
-                    cos_max,
-                });
+        if let Some(s) = sun.filter(|s| s.irradiance.max_element() > 0.0) {
+            if s.cos_max < 1.0 {
+                infinite.push(lights.len() as u32);
             }
+            lights.push(Light::Sun {
+                toward: s.toward,
+                irradiance: s.irradiance,
+                cos_max: s.cos_max,
+            });
         }
         if let Some(map) = sky_map {
             infinite.push(lights.len() as u32);
@@ -893,6 +924,7 @@ impl World {
                 .map_or(0.0, |t| t.clamp_indirect)
                 .clamp(0.0, 10_000.0),
             transmissive_shadows,
+            sun,
             cuts,
             light_choice,
             spheres,
@@ -920,6 +952,116 @@ impl World {
 /// else by its key (the model keeps no file place for an entry without id).
 fn object_dkey(o: &scene::Object) -> String {
     format!("object.{}", o.id.as_deref().unwrap_or(&o.key))
+}
+
+/// The sun a bake draws: where it is, what it gives, and how wide it is.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ResolvedSun {
+    /// Unit world vector towards the sun's centre.
+    pub toward: Vec3,
+    /// Irradiance on a plane facing the sun, W/m² per linear RGB channel (0 when down).
+    pub irradiance: Vec3,
+    /// Cosine of the disk's angular radius (1: a delta sun).
+    pub cos_max: f32,
+    /// Whether the sun is `model = "daylight"` (the analytic sky's `ambient` is then not read).
+    pub daylight: bool,
+}
+
+/// The turbidity the daylight sun is computed at: the analytic sky's (or the first analytic
+/// mix layer's), so sun and sky agree; else the authored sun's [`hosek::AUTHORED_SUN_TURBIDITY`].
+fn daylight_turbidity(sky: Option<&scene::Sky>) -> f32 {
+    match sky {
+        Some(s) if s.kind == SkyKind::Analytic => s.turbidity,
+        Some(s) => s
+            .layers
+            .iter()
+            .find(|l| l.kind == SkyKind::Analytic)
+            .map_or(hosek::AUTHORED_SUN_TURBIDITY, |l| l.turbidity),
+        None => hosek::AUTHORED_SUN_TURBIDITY,
+    }
+}
+
+/// The `[sun]` table as this bake draws it (docs/sun.md): a daylight sun from its position
+/// and the Hošek–Wilkie solar radiance; an authored sun as authored at `reference_hour`, and
+/// away from it turned about the celestial pole, dimmed and warmed as the daylight sun is
+/// between its two elevations (kept as authored where the authored elevation gives no ratio,
+/// dark below the horizon).
+fn resolve_sun(sun: &scene::Sun, turbidity: f32) -> ResolvedSun {
+    let radius = if sun.radius.is_finite() {
+        sun.radius.clamp(0.0, 10.0)
+    } else {
+        0.0
+    };
+    let cos_max = radius.to_radians().cos();
+    match sun.model {
+        SunModel::Daylight => {
+            let toward = lights::sun::daylight_toward(sun.day, sun.hour, sun.latitude, sun.heading);
+            let elevation = lights::sun::elevation_of(toward);
+            ResolvedSun {
+                toward,
+                irradiance: hosek::daylight_sun(turbidity, elevation),
+                cos_max,
+                daylight: true,
+            }
+        }
+        SunModel::Authored => {
+            let authored = Vec3::from(sun.toward.unwrap_or([0.0, 1.0, 0.0])).normalize_or(Vec3::Y);
+            let e = rgb(sun.color) * sun.irradiance.unwrap_or(0.0).max(0.0);
+            let e = if e.is_finite() { e } else { Vec3::ZERO };
+            let toward = lights::sun::authored_toward(
+                authored,
+                sun.reference_hour,
+                sun.hour,
+                sun.latitude,
+                sun.heading,
+            )
+            .normalize_or(authored);
+            let irradiance = if toward == authored {
+                e
+            } else {
+                let (el, el0) = (
+                    lights::sun::elevation_of(toward),
+                    lights::sun::elevation_of(authored),
+                );
+                match hosek::authored_sun_scale(el, el0) {
+                    Some(scale) => e * scale,
+                    None if el > 0.0 => e,
+                    None => Vec3::ZERO,
+                }
+            };
+            ResolvedSun {
+                toward,
+                irradiance,
+                cos_max,
+                daylight: false,
+            }
+        }
+    }
+}
+
+/// The analytic sky's radiance function (Hošek–Wilkie, docs/sky.md): it follows the resolved
+/// sun; black without a sun or with the sun at or below the horizon (the model is fitted for
+/// elevations from 0 to 90°), and below the horizon; `ambient` scales it under an authored sun.
+fn analytic_sky(
+    turbidity: f32,
+    ground_albedo: [f32; 3],
+    ambient: f32,
+    sun: Option<&ResolvedSun>,
+) -> skymaps::RadianceFn<'static> {
+    let Some(sun) = sun.copied() else {
+        return Box::new(|_| Vec3::ZERO);
+    };
+    let elevation = lights::sun::elevation_of(sun.toward);
+    if !crate::materials::positive(elevation) {
+        return Box::new(|_| Vec3::ZERO);
+    }
+    let level = if sun.daylight || !ambient.is_finite() {
+        1.0
+    } else {
+        ambient.max(0.0)
+    };
+    let model = HosekSky::new(turbidity, Vec3::from(ground_albedo), elevation);
+    Box::new(move |d| model.radiance(d, sun.toward) * level)
 }
 
 /// A library material as the integrator uses it; `filter_glossy` is the least roughness of
@@ -1106,14 +1248,7 @@ fn capability_notes(scene: &Scene) -> Vec<Capability> {
     for p in &scene.present {
         let drawn = DRAWN.contains(&p.path.as_str())
             || DRAWN_PREFIXES.iter().any(|pre| p.path.starts_with(pre));
-        // An analytic sky's or layer's keys are covered by the note on the kind itself.
-        let analytic = scene
-            .sky
-            .as_ref()
-            .is_some_and(|s| s.kind == SkyKind::Analytic);
-        let other_sky = (analytic && p.path.starts_with("sky."))
-            || ANALYTIC_LAYER_KEYS.contains(&p.path.as_str());
-        if drawn || other_sky {
+        if drawn || ANALYTIC_LAYER_KEYS.contains(&p.path.as_str()) {
             continue;
         }
         let message = match p.path.as_str() {
@@ -1146,43 +1281,16 @@ fn capability_notes(scene: &Scene) -> Vec<Capability> {
             );
         }
     }
-    if let Some(sun) = &scene.sun {
-        if sun.model == SunModel::Daylight {
-            add(
-                "sun.model daylight".into(),
-                "[sun] model = \"daylight\" is not rendered yet: the sun is dark".into(),
-                &scene_at,
-            );
-        } else if (sun.hour - sun.reference_hour).abs() > 1e-6 {
-            add("sun.hour".into(), "[sun] hour away from reference_hour is not rendered yet: the sun is drawn as authored".into(), &scene_at);
-        }
-    }
-    if let Some(sky) = &scene.sky {
-        if sky.kind == SkyKind::Analytic {
-            add(
-                "sky.kind analytic".into(),
-                "[sky] kind = \"analytic\" is not rendered yet: the sky is black".into(),
-                &scene_at,
-            );
-        }
-        if sky.kind == SkyKind::Mix {
-            for (i, l) in sky.layers.iter().enumerate() {
-                if l.kind == SkyKind::Analytic {
-                    let at = key_location(
-                        scene,
-                        "sky.layer.kind",
-                        &format!("sky.layer.{i}.kind"),
-                        None,
-                    )
-                    .map_or_else(|| scene_at.clone(), |(at, _)| at);
-                    add(
-                        "sky.layer kind analytic".into(),
-                        "[[sky.layer]] kind = \"analytic\" is not rendered yet: the layer is left out of the mix".into(),
-                        &at,
-                    );
-                }
-            }
-        }
+    let analytic = scene.sky.as_ref().is_some_and(|s| {
+        s.kind == SkyKind::Analytic || s.layers.iter().any(|l| l.kind == SkyKind::Analytic)
+    });
+    if analytic && scene.sun.is_none() {
+        add(
+            "sky analytic without sun".into(),
+            "the analytic sky follows [sun], and this scene has none: the analytic sky is black"
+                .into(),
+            &scene_at,
+        );
     }
     notes
 }

@@ -1,7 +1,7 @@
 //! Skies through the whole pipeline (docs/rendering.md, "Skies: hdr prepare, room, mix"): a
 //! white Lambertian floor seen from above, lit by each sky kind alone, has the radiance
 //! `base/π · E`, E the irradiance integrated from the sky's own map over the upper hemisphere;
-//! a mix's broken layer is reported at its key; analytic layers are named, not faked.
+//! a mix's broken layer is reported at its key; an analytic sky without a sun is named.
 
 use std::path::{Path, PathBuf};
 
@@ -209,7 +209,7 @@ fn diffuse_plane_under_a_mix() {
 /// A mix whose hdr layer is not an HDR is refused at that layer's `path`, with the loader's
 /// code; an analytic layer is named in a capability note and the rest of the mix is drawn.
 #[test]
-fn mix_layers_are_reported_by_key() {
+fn mix_layers_are_reported_by_key_and_analytic_skies_need_a_sun() {
     let dir = project(
         "[sky]\nkind = \"mix\"\n\
          [[sky.layer]]\nkind = \"room\"\n[sky.layer.room]\n\
@@ -246,10 +246,10 @@ fn mix_layers_are_reported_by_key() {
         .filter(|c| c.what.starts_with("sky"))
         .map(|c| c.what.as_str())
         .collect();
-    assert_eq!(sky_notes, ["sky.layer kind analytic"]);
+    assert_eq!(sky_notes, ["sky analytic without sun"]);
     assert_eq!(world.infinite.len(), 1, "the room layer is drawn");
 
-    // An analytic sky alone draws nothing and says so.
+    // An analytic sky follows the sun: without one it draws nothing and says so.
     let dir = project("[sky]\nkind = \"analytic\"\nturbidity = 4\n");
     let world = World::build(&load(dir.path()), [8, 8]).unwrap_or_else(|e| panic!("{:#?}", e.0));
     let sky_notes: Vec<&str> = world
@@ -258,6 +258,73 @@ fn mix_layers_are_reported_by_key() {
         .filter(|c| c.what.starts_with("sky"))
         .map(|c| c.what.as_str())
         .collect();
-    assert_eq!(sky_notes, ["sky.kind analytic"]);
+    assert_eq!(sky_notes, ["sky analytic without sun"]);
     assert!(world.infinite.is_empty());
+}
+
+/// The analytic sky and the daylight sun through the whole pipeline: the floor gets
+/// `0.8/π · (E_sky + E_sun · cos θ_sun)`, E_sky integrated here from the Hošek–Wilkie model
+/// itself (not from the baked map) over the upper hemisphere, E_sun the model's solar
+/// irradiance; within 1 %. The resolved sun is the solar position's.
+#[test]
+fn diffuse_plane_under_the_analytic_sky_and_the_daylight_sun() {
+    use pfx_bake::lights::hosek::{daylight_sun, HosekSky};
+    let dir = project(
+        "[sun]\nmodel = \"daylight\"\nhour = 10\nday = 100\nlatitude = 40\n\
+         [sky]\nkind = \"analytic\"\nturbidity = 4\nground_albedo = [0.1, 0.2, 0.3]\n",
+    );
+    let scene = load(dir.path());
+    let world = World::build(&scene, [32, 32]).unwrap_or_else(|e| panic!("{:#?}", e.0));
+    assert!(world.capabilities.is_empty(), "{:#?}", world.capabilities);
+    let sun = world.sun.expect("a resolved sun");
+    let (el, _) = pfx_bake::lights::sun::solar_position(100.0, 10.0, 40.0);
+    assert!(
+        (sun.toward.y - el.sin()).abs() < 1e-5,
+        "{:?} vs {el}",
+        sun.toward
+    );
+    let e_sun = daylight_sun(4.0, el);
+    assert_eq!(sun.irradiance, e_sun);
+    let image = film::render(
+        &world,
+        &Settings {
+            spp: 64,
+            seed: 7,
+            max_depth: 4,
+            ..Settings::default()
+        },
+        &NoProgress,
+    );
+    assert_eq!(image.dropped, 0);
+    let n = image.radiance.len() as f64;
+    let mean: [f64; 3] =
+        std::array::from_fn(|c| image.radiance.iter().map(|r| r[c] as f64).sum::<f64>() / n);
+    // E_sky by the midpoint rule in (cos θ, φ): ∫ L cos θ dω = ∫∫ L μ dμ dφ.
+    let model = HosekSky::new(4.0, glam::Vec3::new(0.1, 0.2, 0.3), el);
+    let (nm, np) = (400, 800);
+    let mut e_sky = [0.0f64; 3];
+    for i in 0..nm {
+        let mu = (i as f64 + 0.5) / nm as f64;
+        let s = (1.0 - mu * mu).sqrt();
+        for j in 0..np {
+            let phi = std::f64::consts::TAU * (j as f64 + 0.5) / np as f64;
+            let d = glam::Vec3::new((s * phi.cos()) as f32, mu as f32, (s * phi.sin()) as f32);
+            let l = model.radiance(d, sun.toward);
+            for c in 0..3 {
+                e_sky[c] += l[c] as f64 * mu / nm as f64 * std::f64::consts::TAU / np as f64;
+            }
+        }
+    }
+    let want: [f64; 3] = std::array::from_fn(|c| {
+        0.8 / std::f64::consts::PI * (e_sky[c] + e_sun[c] as f64 * sun.toward.y as f64)
+    });
+    eprintln!("analytic + daylight: rendered {mean:?}, expected {want:?} (sky alone {e_sky:?})");
+    for c in 0..3 {
+        assert!(
+            (mean[c] - want[c]).abs() < 0.01 * want[c],
+            "channel {c}: rendered {} vs {}",
+            mean[c],
+            want[c]
+        );
+    }
 }

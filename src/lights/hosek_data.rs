@@ -6,6 +6,7 @@
 //!
 //! The tables are published under the following licence, reproduced as it requires:
 //!
+//! ```text
 //! This source is published under the following 3-clause BSD license.
 //!
 //! Copyright (c) 2012 - 2013, Lukas Hosek and Alexander Wilkie
@@ -33,6 +34,7 @@
 //! ON ANY THEORY OF LIABILITY, WHETHER IN CONTRACT, STRICT LIABILITY, OR TORT
 //! (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE OF THIS
 //! SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
+//! ```
 
 /// Sky-dome configuration coefficients per linear sRGB channel (`datasetRGB1..3`): albedo 0 then
 /// albedo 1, each for turbidity 1 to 10, each 6 Bézier control points of 9 coefficients.
