@@ -60,6 +60,7 @@ cases! {
     cornell: "scenes/cornell/cornell.scene.toml", 160 x 120, 16 spp, None;
     spheres: "scenes/spheres/spheres.scene.toml", 160 x 120, 16 spp, None;
     flagship: "scenes/room.scene.toml", 160 x 90, 32 spp, None;
+    daylight: "scenes/daylight.scene.toml", 160 x 90, 128 spp, None;
     nodes: "tests/data/golden/nodes.scene.toml", 128 x 96, 16 spp, Some(check_nodes);
     materials: "tests/data/golden/materials.scene.toml", 128 x 96, 16 spp, Some(check_materials);
     dynamic: "tests/data/golden/dynamic.scene.toml", 128 x 96, 16 spp, Some(check_dynamic);

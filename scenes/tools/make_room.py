@@ -1175,6 +1175,10 @@ MATERIALS_BY_NAME = ALL_MATERIALS
 # ---------------------------------------------------------------------------
 
 FURNITURE_FILE = "room.furniture.scene.toml"
+# The room's shell, lamps, parquet and what moves: included by both scenes of the room.
+SHELL_FILE = "room.shell.scene.toml"
+# The same room by daylight: the analytic sky and the daylight sun through the window.
+DAYLIGHT_FILE = "daylight.scene.toml"
 
 # Entries first written in room.scene.toml keep the ids derived there when they move to
 # another file: an id never changes (the spec).
@@ -1189,6 +1193,9 @@ def entry_id(file, kind, name):
     legacy = {"mesh": LEGACY_MESHES, "object": LEGACY_OBJECTS}.get(kind, set())
     if file in (SCENE_FILE, FURNITURE_FILE) and name in legacy:
         return derive_id(SCENE_FILE, kind, name)
+    # The shell's entries were first written in room.scene.toml: their ids stay.
+    if file == SHELL_FILE:
+        return entry_id(SCENE_FILE, kind, name)
     if file == PARQUET_LIB:
         return derive_id(MATERIALS_FILE, kind, name)
     return derive_id(file, kind, name)
@@ -1295,6 +1302,8 @@ SUN = dict(toward=(-1.0, 0.58, 0.12), color=(1.0, 0.93, 0.82), irradiance=10.0)
 BULB = dict(position=(FLOOR_LAMP[0], 1.52, FLOOR_LAMP[2]), radius=0.045, color=(1.0, 0.78, 0.52), intensity=5.0)
 CAMERA = dict(at=(2.45, 1.45, 2.35), look_at=(-0.9, 0.85, -1.0), fov=60.0)
 SKY = dict(path="assets/noon_grass_1k.hdr", intensity=2.5, rotation_deg=0.0)
+# The daylight scene's sun and sky (daylight.scene.toml).
+DAYLIGHT = dict(latitude=48.0, day=100.0, hour=9.0, heading=215.0, turbidity=3.0, ground_albedo=(0.12, 0.16, 0.08))
 FAN_MOVER = dict(period=1.5)
 
 # The parquet tile layer: 12 x 10 cells of 0.5 m in the floor plane, alternating direction
@@ -1405,14 +1414,25 @@ def lum(c):
     return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]
 
 
+def scene_head(file, comment):
+    return ["format = 1", "include = [\"%s\", \"%s\"]" % (SHELL_FILE, FURNITURE_FILE),
+            "materials = [\"%s\"]" % MATERIALS_FILE, ""] + comment
+
+
+def camera_lines():
+    return ["[camera]", "projection = \"perspective\"", "at = %s" % fmt(CAMERA["at"]),
+            "look_at = %s" % fmt(CAMERA["look_at"]), "up = [0.0, 1.0, 0.0]", "fov = %s" % fmt(CAMERA["fov"]), ""]
+
+
 def write_scene():
-    o = ["format = 1", "include = [\"%s\"]" % FURNITURE_FILE, "materials = [\"%s\"]" % MATERIALS_FILE, "",
+    o = scene_head(SCENE_FILE, [
          "# A living room on a sunny afternoon, written by scenes/tools/make_room.py (edit the",
          "# script, not this file). Metres, Y up. The room's inside spans x -3..3, y 0..2.8,",
          "# z -2.5..2.5; the window is in the left wall (x = -3), the sun shines through it onto",
          "# the floor and the table. The camera stands in the front right corner looking at the",
-         "# back left one. This file holds the room, its lights, the parquet (a tile layer) and",
-         "# what moves; the furniture is in the include %s." % FURNITURE_FILE, ""]
+         "# back left one. This file holds the light from outside, the camera and the plates; the",
+         "# room, its lamps, the parquet (a tile layer) and what moves are in the include",
+         "# %s, the furniture in %s." % (SHELL_FILE, FURNITURE_FILE), ""])
     tw = SUN["toward"]
     elev = math.degrees(math.atan2(tw[1], math.hypot(tw[0], tw[2])))
     oak = lum(PARQUET_MATERIALS[0][2]["base"])
@@ -1431,12 +1451,39 @@ def write_scene():
           "# high and the window's reveal hides it from the room, so it does not double [sun].",
           "[sky]", "kind = \"hdr\"", "path = \"%s\"" % SKY["path"],
           "rotation_deg = %s" % fmt(SKY["rotation_deg"]), "intensity = %s" % fmt(SKY["intensity"]), ""]
-    o += ["[camera]", "projection = \"perspective\"", "at = %s" % fmt(CAMERA["at"]),
-          "look_at = %s" % fmt(CAMERA["look_at"]), "up = [0.0, 1.0, 0.0]", "fov = %s" % fmt(CAMERA["fov"]), ""]
+    o += camera_lines()
     o += ["# The plates hold the static part; the fan's blades and the toy ball are drawn live.",
           "[plates]", "dir = \"plates/room\"", ""]
-    o += mesh_lines(SCENE_FILE, ROOM_MESHES)
-    o += object_lines(SCENE_FILE, ROOM_OBJECTS)
+    write_text(SCENE_FILE, o)
+
+
+def write_daylight():
+    d = DAYLIGHT
+    o = scene_head(DAYLIGHT_FILE, [
+         "# The living room of %s by daylight, written by scenes/tools/make_room.py (edit the" % SCENE_FILE,
+         "# script, not this file): the same room, furniture and lamps, lit from outside by the",
+         "# Hosek-Wilkie sky and the daylight sun at latitude %g, day %g (early April), %g h apparent"
+         % (d["latitude"], d["day"], d["hour"]),
+         "# solar time. The room's -Z axis points to the bearing %g (heading), so the morning sun"
+         % d["heading"],
+         "# comes in through the window in the left wall (x = -3).", ""])
+    o += ["[sun]", "model = \"daylight\"", "hour = %s" % fmt(d["hour"]), "day = %s" % fmt(d["day"]),
+          "latitude = %s" % fmt(d["latitude"]), "heading = %s" % fmt(d["heading"]), "radius = 0.27", ""]
+    o += ["# A clear spring sky over grass, in the model's units, which the daylight sun shares.",
+          "[sky]", "kind = \"analytic\"", "turbidity = %s" % fmt(d["turbidity"]),
+          "ground_albedo = %s" % fmt(d["ground_albedo"]), ""]
+    o += camera_lines()
+    o += ["[plates]", "dir = \"plates/daylight\"", ""]
+    write_text(DAYLIGHT_FILE, o)
+
+
+def write_shell():
+    o = ["format = 1", "",
+         "# The living room's shell, lamps, parquet and what moves, included by %s and %s" % (SCENE_FILE, DAYLIGHT_FILE),
+         "# and written by scenes/tools/make_room.py (edit the script, not this file). Its",
+         "# materials resolve among the libraries of the scene that includes it.", ""]
+    o += mesh_lines(SHELL_FILE, ROOM_MESHES)
+    o += object_lines(SHELL_FILE, ROOM_OBJECTS)
     palette = ", ".join("%s = \"%s\"" % (k, parquet_prefab(al, sh)) for (al, sh), k in PARQUET_KEYS.items())
     o += ["# The floor: basket-weave parquet, a tile layer of 0.5 m blocks in the XZ plane (i along",
           "# +X, j along -Z; the last row is the front, j = 0). a, b, c are blocks whose boards run",
@@ -1455,7 +1502,7 @@ def write_scene():
           "[[mover]]", "id = \"%s\"" % entry_id(SCENE_FILE, "mover", "fan"), "name = \"fan\"",
           "objects = [\"fan_blades\"]", "kind = \"turn\"", "pivot = %s" % fmt(FAN), "axis = [0.0, 1.0, 0.0]",
           "travel = [0.0, 360.0]", "period = %s" % fmt(FAN_MOVER["period"]), "motion = \"loop\"", ""]
-    write_text(SCENE_FILE, o)
+    write_text(SHELL_FILE, o)
 
 
 def write_furniture():
@@ -1579,6 +1626,8 @@ def main():
                    "metalness = 1), specular the dielectric reflectance at normal incidence, emission the",
                    "radiance of a triangle's front face in W/(m² sr) per channel."])
     write_scene()
+    write_shell()
+    write_daylight()
     write_furniture()
     write_lamp_prefab()
     write_parquet_prefabs()

@@ -1079,8 +1079,25 @@ mod tests {
                 },
             ),
         ]);
+        // The analytic sky as a bake draws it: Hošek–Wilkie towards a sun 20° up, baked.
+        let sun = Vec3::new(0.3, 20f32.to_radians().sin(), -0.9).normalize();
+        let model = crate::lights::hosek::HosekSky::new(3.0, Vec3::splat(0.2), sun.y.asin());
+        let analytic = bake_mix(&[(
+            1.0,
+            LayerSource::Analytic(Box::new(move |d| model.radiance(d, sun))),
+        )]);
         let skies = [
             ("hdr", SkyMap::new(w, h, &hdr, 1.0, 40.0)),
+            (
+                "analytic",
+                SkyMap::new(
+                    analytic.width as usize,
+                    analytic.height as usize,
+                    &analytic.texels,
+                    1.0,
+                    0.0,
+                ),
+            ),
             ("room", SkyMap::new(64, 32, &room_map.texels, 2.0, 15.0)),
             (
                 "mix",
