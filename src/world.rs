@@ -1284,6 +1284,33 @@ fn capability_notes(scene: &Scene) -> Vec<Capability> {
     let analytic = scene.sky.as_ref().is_some_and(|s| {
         s.kind == SkyKind::Analytic || s.layers.iter().any(|l| l.kind == SkyKind::Analytic)
     });
+    let daylight = scene
+        .sun
+        .as_ref()
+        .is_some_and(|s| s.model == SunModel::Daylight);
+    if daylight {
+        // `ambient` sets the analytic sky's level under an authored sun only: under the daylight
+        // sun the model's own ratio of sun to sky holds.
+        let ambients = scene.sky.iter().flat_map(|s| {
+            let own = (s.kind == SkyKind::Analytic).then_some(s.ambient);
+            own.into_iter().chain(
+                s.layers
+                    .iter()
+                    .filter(|l| l.kind == SkyKind::Analytic)
+                    .map(|l| l.ambient),
+            )
+        });
+        for a in ambients.filter(|&a| a != 1.0) {
+            add(
+                "sky.ambient under a daylight sun".into(),
+                format!(
+                    "ambient = {a} has no effect under a daylight sun: the sky keeps the \
+                     Hosek-Wilkie model's ratio to the sun"
+                ),
+                &scene_at,
+            );
+        }
+    }
     if analytic && scene.sun.is_none() {
         add(
             "sky analytic without sun".into(),

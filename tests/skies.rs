@@ -328,3 +328,44 @@ fn diffuse_plane_under_the_analytic_sky_and_the_daylight_sun() {
         );
     }
 }
+
+/// `ambient` scales the analytic sky under an authored sun, and is named, not read, under a
+/// daylight sun.
+#[test]
+fn ambient_sets_the_analytic_sky_level_under_an_authored_sun() {
+    let sky_at = |sun: &str, ambient: f32| {
+        let dir = project(&format!(
+            "{sun}[sky]\nkind = \"analytic\"\nturbidity = 3\nambient = {ambient}\n"
+        ));
+        let world =
+            World::build(&load(dir.path()), [8, 8]).unwrap_or_else(|e| panic!("{:#?}", e.0));
+        let radiance = world
+            .lights
+            .iter()
+            .find_map(|l| match l {
+                pfx_bake::lights::Light::Sky(m) => Some(m.radiance(glam::Vec3::new(0.3, 0.6, 0.2))),
+                _ => None,
+            })
+            .expect("an analytic sky light");
+        let notes: Vec<String> = world
+            .capabilities
+            .iter()
+            .map(|c| c.message.clone())
+            .collect();
+        (radiance, notes)
+    };
+    let authored = "[sun]\nmodel = \"authored\"\ntoward = [0.2, 0.7, -0.4]\nirradiance = 3\n";
+    let (full, notes) = sky_at(authored, 1.0);
+    assert!(notes.is_empty(), "{notes:?}");
+    let (half, _) = sky_at(authored, 0.5);
+    assert!(full.min_element() > 0.0);
+    assert!((half - full * 0.5).abs().max_element() <= 1e-6 * full.max_element());
+    let daylight = "[sun]\nmodel = \"daylight\"\nhour = 11\n";
+    let (one, _) = sky_at(daylight, 1.0);
+    let (other, notes) = sky_at(daylight, 0.5);
+    assert_eq!(one, other);
+    assert_eq!(
+        notes,
+        ["ambient = 0.5 has no effect under a daylight sun: the sky keeps the Hosek-Wilkie model's ratio to the sun"]
+    );
+}
