@@ -212,33 +212,10 @@ impl Bxdf for Plain {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::materials::testutil::{chi2_test, odd_dirs, Rng, ODD_VALUES};
+    use crate::materials::testutil::{albedo, chi2_bxdf, dir, odd_dirs, Rng, ODD_VALUES};
     #[allow(unused_imports)]
     use std::f32::consts::FRAC_1_PI;
     use std::f32::consts::PI;
-
-    fn dir(cos_theta: f32, phi: f32) -> Vec3 {
-        let s = (1.0 - cos_theta * cos_theta).max(0.0).sqrt();
-        Vec3::new(s * phi.cos(), s * phi.sin(), cos_theta)
-    }
-
-    /// Albedo at `wo` by importance sampling `sample_f`: the mean of `f cos / pdf` and its
-    /// standard error (per channel, the max).
-    fn albedo(p: &Plain, wo: Vec3, n: usize, seed: u64) -> (Vec3, f32) {
-        let mut rng = Rng::new(seed);
-        let (mut sum, mut sum2) = (glam::DVec3::ZERO, glam::DVec3::ZERO);
-        for _ in 0..n {
-            let (uc, u) = (rng.f32(), rng.vec2());
-            if let Some(s) = p.sample_f(wo, uc, u) {
-                let w = (s.f * s.wi.z / s.pdf).as_dvec3();
-                sum += w;
-                sum2 += w * w;
-            }
-        }
-        let mean = sum / n as f64;
-        let var = (sum2 / n as f64 - mean * mean).max(glam::DVec3::ZERO);
-        (mean.as_vec3(), (var / n as f64).max_element().sqrt() as f32)
-    }
 
     #[test]
     fn zero_specular_dielectric_is_exactly_lambertian() {
@@ -390,16 +367,7 @@ mod tests {
             let p = Plain::new(base, r, m, s);
             let wo = dir(cos_o, 0.7);
             let name = format!("plain r {r} m {m} s {s} base {base} cos θo {cos_o}");
-            let integral = chi2_test(
-                &name,
-                |u, uc| p.sample_f(wo, uc, u).map(|s| s.wi),
-                |wi| p.pdf(wo, wi) as f64,
-                400_000,
-                n_tests,
-                100 + i as u64,
-            );
-            assert!(integral <= 1.0 + 2e-3, "{name}: ∫ pdf = {integral}");
-            assert!(integral > 0.5, "{name}: ∫ pdf = {integral}");
+            chi2_bxdf(&name, &p, wo, 400_000, n_tests, 100 + i as u64);
         }
     }
 

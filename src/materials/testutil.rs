@@ -299,6 +299,54 @@ pub fn odd_dirs() -> [Vec3; 10] {
     ]
 }
 
+/// The unit direction at polar cosine `cos_theta` (clamped to ±1) and azimuth `phi` about +Z.
+pub fn dir(cos_theta: f32, phi: f32) -> Vec3 {
+    let s = (1.0 - cos_theta * cos_theta).max(0.0).sqrt();
+    Vec3::new(s * phi.cos(), s * phi.sin(), cos_theta)
+}
+
+/// A reflecting BxDF's albedo at `wo` by importance sampling its own `sample_f`: the mean of
+/// `f cos / pdf` over `n` draws, and its standard error (the largest channel's).
+pub fn albedo(b: &impl super::Bxdf, wo: Vec3, n: usize, seed: u64) -> (Vec3, f32) {
+    let mut rng = Rng::new(seed);
+    let (mut sum, mut sum2) = (glam::DVec3::ZERO, glam::DVec3::ZERO);
+    for _ in 0..n {
+        let (uc, u) = (rng.f32(), rng.vec2());
+        if let Some(s) = b.sample_f(wo, uc, u) {
+            let w = (s.f * s.wi.z / s.pdf).as_dvec3();
+            sum += w;
+            sum2 += w * w;
+        }
+    }
+    let mean = sum / n as f64;
+    let var = (sum2 / n as f64 - mean * mean).max(glam::DVec3::ZERO);
+    (mean.as_vec3(), (var / n as f64).max_element().sqrt() as f32)
+}
+
+/// [`chi2_test`] of a BxDF's `sample_f` against its `pdf` at `wo`, with the pdf's integral
+/// over the sphere checked to lie in `(0.5, 1 + 2·10⁻³]` (a reflecting lobe may lose the
+/// draws it sends below the surface, never more than it has); returns the integral.
+pub fn chi2_bxdf(
+    name: &str,
+    b: &impl super::Bxdf,
+    wo: Vec3,
+    n: usize,
+    n_tests: usize,
+    seed: u64,
+) -> f64 {
+    let integral = chi2_test(
+        name,
+        |u, uc| b.sample_f(wo, uc, u).map(|s| s.wi),
+        |wi| b.pdf(wo, wi) as f64,
+        n,
+        n_tests,
+        seed,
+    );
+    assert!(integral <= 1.0 + 2e-3, "{name}: ∫ pdf = {integral}");
+    assert!(integral > 0.5, "{name}: ∫ pdf = {integral}");
+    integral
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
