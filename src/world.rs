@@ -1331,6 +1331,48 @@ pub fn display_root(root: &Path) -> String {
 mod tests {
     use super::*;
 
+    /// The family picks the model, and `filter_glossy` roughens every family's filtered
+    /// model: glass's interface and a coat's own roughness too.
+    #[test]
+    fn families_choose_their_model_and_every_model_is_filtered() {
+        let m = |family, roughness, clearcoat_roughness| scene::Material {
+            key: "m".into(),
+            family,
+            roughness,
+            clearcoat_roughness,
+            ..Default::default()
+        };
+        let glass = material_def(&m(Family::Glass, 0.0, 0.05), 0.5);
+        match (glass.bxdf, glass.filtered) {
+            (Bxdfs::Glass(a), Bxdfs::Glass(b)) => {
+                assert!(a.interface().is_specular());
+                assert!((b.interface().alpha() - 0.25).abs() < 1e-6);
+            }
+            other => panic!("{other:?}"),
+        }
+        let metal = material_def(&m(Family::Chrome, 0.1, 0.05), 0.0);
+        assert!(matches!(metal.bxdf, Bxdfs::Conductor(_)));
+        assert_eq!(metal.bxdf, metal.filtered);
+        let lacquer = material_def(&m(Family::Lacquer, 0.6, 0.05), 0.5);
+        assert!(matches!(lacquer.bxdf, Bxdfs::Coated(_)));
+        assert_ne!(
+            lacquer.bxdf, lacquer.filtered,
+            "the coat's roughness is raised"
+        );
+        let unfiltered = material_def(&m(Family::Lacquer, 0.6, 0.5), 0.0);
+        assert_eq!(lacquer.filtered, unfiltered.bxdf);
+        let plain = material_def(&m(Family::Plain, 0.5, 0.05), 0.0);
+        assert!(matches!(plain.bxdf, Bxdfs::Plain(_)));
+        let coated_plain = material_def(
+            &scene::Material {
+                clearcoat: 0.5,
+                ..m(Family::Plain, 0.5, 0.05)
+            },
+            0.0,
+        );
+        assert!(matches!(coated_plain.bxdf, Bxdfs::Coated(_)));
+    }
+
     /// Clip planes written in the object's frame cut the same material points wherever the
     /// object is moved, turned, scaled unevenly or mirrored.
     #[test]

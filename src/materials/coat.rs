@@ -484,7 +484,10 @@ impl Bxdf for Coated {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::materials::testutil::{albedo, chi2_bxdf, dir, odd_dirs, Rng, ODD_VALUES};
+    use crate::materials::testutil::{
+        albedo, assert_reciprocal, assert_sample_is_evaluation, chi2_bxdf, dir, odd_dirs, Rng,
+        ODD_VALUES,
+    };
     use crate::materials::warp;
 
     const FURNACE_COS: [f32; 8] = [0.05, 0.1, 0.2, 0.35, 0.5, 0.7, 0.85, 1.0];
@@ -638,12 +641,7 @@ mod tests {
         for _ in 0..50_000 {
             let c = random_coated(&mut rng);
             let (wo, wi) = (rng.upper_dir(), rng.upper_dir());
-            let (a, b) = (c.f(wo, wi), c.f(wi, wo));
-            let scale = a.max_element().max(b.max_element());
-            assert!(
-                (a - b).abs().max_element() <= 2e-5 * scale,
-                "{a} vs {b} at {wo}, {wi}: {c:?}"
-            );
+            assert_reciprocal(&c, wo, wi);
         }
     }
 
@@ -655,10 +653,7 @@ mod tests {
             let c = random_coated(&mut rng);
             let wo = rng.upper_dir();
             if let Some(s) = c.sample_f(wo, rng.f32(), rng.vec2()) {
-                assert_eq!(s.f, c.f(wo, s.wi));
-                assert_eq!(s.pdf, c.pdf(wo, s.wi));
-                assert_eq!((s.f, s.pdf), c.f_pdf(wo, s.wi));
-                assert!(s.pdf > 0.0 && s.f.is_finite() && s.wi.z > 0.0 && !s.specular);
+                assert_sample_is_evaluation(&c, wo, &s);
                 checked += 1;
             }
         }

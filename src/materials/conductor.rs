@@ -251,7 +251,10 @@ impl Bxdf for Conductor {
 mod tests {
     use super::*;
     use crate::materials::albedo::albedo_quadrature;
-    use crate::materials::testutil::{albedo, chi2_bxdf, dir, odd_dirs, Rng, ODD_VALUES};
+    use crate::materials::testutil::{
+        albedo, assert_reciprocal, assert_sample_is_evaluation, chi2_bxdf, dir, odd_dirs, Rng,
+        ODD_VALUES,
+    };
 
     /// The (roughness, μ) at fractional table coordinates (in node units).
     fn coord_params(j: f64, i: f64) -> (f32, f64) {
@@ -515,11 +518,7 @@ mod tests {
             let c = Conductor::new(Vec3::new(rng.f32(), rng.f32(), rng.f32()), rng.f32());
             let wo = rng.upper_dir();
             if let Some(s) = c.sample_f(wo, rng.f32(), rng.vec2()) {
-                assert_eq!(s.f, c.f(wo, s.wi));
-                assert_eq!(s.pdf, c.pdf(wo, s.wi));
-                assert_eq!(c.f_pdf(wo, s.wi), (s.f, s.pdf));
-                assert!(s.pdf > 0.0 && s.f.is_finite() && s.wi.z > 0.0 && !s.specular);
-                assert!((s.wi.length() - 1.0).abs() < 1e-5);
+                assert_sample_is_evaluation(&c, wo, &s);
                 checked += 1;
             }
         }
@@ -532,9 +531,7 @@ mod tests {
         for _ in 0..50_000 {
             let c = Conductor::new(Vec3::new(rng.f32(), rng.f32(), rng.f32()), rng.f32());
             let (wo, wi) = (rng.upper_dir(), rng.upper_dir());
-            let (a, b) = (c.f(wo, wi), c.f(wi, wo));
-            let scale = a.max_element().max(b.max_element());
-            assert!((a - b).abs().max_element() <= 2e-5 * scale, "{a} vs {b}");
+            assert_reciprocal(&c, wo, wi);
         }
     }
 

@@ -212,7 +212,10 @@ impl Bxdf for Plain {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::materials::testutil::{albedo, chi2_bxdf, dir, odd_dirs, Rng, ODD_VALUES};
+    use crate::materials::testutil::{
+        albedo, assert_reciprocal, assert_sample_is_evaluation, chi2_bxdf, dir, odd_dirs, Rng,
+        ODD_VALUES,
+    };
     #[allow(unused_imports)]
     use std::f32::consts::FRAC_1_PI;
     use std::f32::consts::PI;
@@ -384,10 +387,7 @@ mod tests {
             );
             let wo = rng.upper_dir();
             if let Some(s) = p.sample_f(wo, rng.f32(), rng.vec2()) {
-                assert_eq!(s.f, p.f(wo, s.wi));
-                assert_eq!(s.pdf, p.pdf(wo, s.wi));
-                assert!(s.pdf > 0.0 && s.f.is_finite() && s.wi.z > 0.0 && !s.specular);
-                assert!((s.wi.length() - 1.0).abs() < 1e-5);
+                assert_sample_is_evaluation(&p, wo, &s);
                 checked += 1;
             }
         }
@@ -405,9 +405,7 @@ mod tests {
                 rng.f32(),
             );
             let (wo, wi) = (rng.upper_dir(), rng.upper_dir());
-            let (a, b) = (p.f(wo, wi), p.f(wi, wo));
-            let scale = a.max_element().max(b.max_element());
-            assert!((a - b).abs().max_element() <= 2e-5 * scale, "{a} vs {b}");
+            assert_reciprocal(&p, wo, wi);
         }
     }
 

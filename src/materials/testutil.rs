@@ -347,6 +347,27 @@ pub fn chi2_bxdf(
     integral
 }
 
+/// Asserts `f(wo, wi) = f(wi, wo)` to 2·10⁻⁵ relative: reciprocity of a reflecting BxDF.
+pub fn assert_reciprocal(b: &(impl super::Bxdf + std::fmt::Debug), wo: Vec3, wi: Vec3) {
+    let (x, y) = (b.f(wo, wi), b.f(wi, wo));
+    let scale = x.max_element().max(y.max_element());
+    assert!(
+        (x - y).abs().max_element() <= 2e-5 * scale,
+        "{x} vs {y} at {wo}, {wi}: {b:?}"
+    );
+}
+
+/// Asserts that a reflecting BxDF's draw at `wo` carries exactly what `f`, `pdf` and `f_pdf`
+/// evaluate there (bit for bit), a positive density, a unit direction above the surface and
+/// no delta flag.
+pub fn assert_sample_is_evaluation(b: &impl super::Bxdf, wo: Vec3, s: &super::BsdfSample) {
+    assert_eq!(s.f, b.f(wo, s.wi));
+    assert_eq!(s.pdf, b.pdf(wo, s.wi));
+    assert_eq!((s.f, s.pdf), b.f_pdf(wo, s.wi));
+    assert!(s.pdf > 0.0 && s.f.is_finite() && s.wi.z > 0.0 && !s.specular);
+    assert!((s.wi.length() - 1.0).abs() < 1e-5);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
