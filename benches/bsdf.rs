@@ -118,7 +118,7 @@ fn bench_lobes(c: &mut Criterion) {
             u: Vec2::new(hash01(10 * i + 7), hash01(10 * i + 8)),
         })
         .collect();
-    let lobes: [(&str, Box<dyn Bxdf>); 9] = [
+    let lobes: [(&str, Box<dyn Bxdf>); 10] = [
         (
             "plain_lambert",
             Box::new(Plain::new(Vec3::splat(0.7), 0.5, 0.0, 0.0)),
@@ -149,6 +149,10 @@ fn bench_lobes(c: &mut Criterion) {
                 0.1,
                 1.5,
             )),
+        ),
+        (
+            "coated_glass_1.5_r0.3_coat0.05",
+            Box::new(Glass::coated(1.5, 0.3, Vec3::ONE, 1.0, 0.05)),
         ),
         (
             "coated_plastic_r0.5_coat0.05",
@@ -188,5 +192,29 @@ fn bench_lobes(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_bsdf, bench_lobes);
+/// What a coat costs to build, per material (its tables are made by quadrature when the
+/// scene's materials are resolved, once per bake).
+fn bench_construction(c: &mut Criterion) {
+    let mut group = c.benchmark_group("construct");
+    let metal = Plain::new(Vec3::new(0.95, 0.64, 0.54), 0.3, 1.0, 0.04);
+    group.bench_function("coated_metal_r0.3", |b| {
+        b.iter(|| black_box(Coated::new(black_box(metal), 1.0, 0.1, 1.5)))
+    });
+    for (name, roughness) in [("smooth", 0.0f32), ("r0.3", 0.3)] {
+        group.bench_function(BenchmarkId::new("coated_glass", name), |b| {
+            b.iter(|| {
+                black_box(Glass::coated(
+                    1.5,
+                    black_box(roughness),
+                    Vec3::ONE,
+                    1.0,
+                    0.05,
+                ))
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_bsdf, bench_lobes, bench_construction);
 criterion_main!(benches);

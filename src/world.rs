@@ -1068,7 +1068,7 @@ fn analytic_sky(
 /// its filtered model (for the coat too). The family chooses the model (`docs/materials.md`):
 /// `metal` and `chrome` are conductors, `glass` a tinted dielectric, `lacquer` a clear coat at
 /// full weight over `plain`, every other family `plain` for now; `clearcoat > 0` coats any
-/// reflecting family.
+/// family (glass on its outside face).
 fn material_def(m: &scene::Material, filter_glossy: f32) -> MaterialDef {
     let base = Vec3::from(m.base);
     let conductor = matches!(m.family, Family::Metal | Family::Chrome);
@@ -1085,7 +1085,13 @@ fn material_def(m: &scene::Material, filter_glossy: f32) -> MaterialDef {
         Plain::with_power(base, roughness, metalness, m.specular, m.fresnel_power)
     };
     let model = |roughness: f32, coat_roughness: f32| match m.family {
-        Family::Glass => Bxdfs::Glass(Glass::new(m.ior, roughness, base)),
+        Family::Glass => Bxdfs::Glass(Glass::coated(
+            m.ior,
+            roughness,
+            base,
+            m.clearcoat,
+            coat_roughness,
+        )),
         _ if coat > 0.0 => Bxdfs::Coated(Coated::new(
             under_coat(roughness),
             coat,
@@ -1171,13 +1177,6 @@ fn unread_keys(m: &scene::Material) -> Vec<(&'static str, String)> {
             checks.push(("metalness", m.metalness, d.metalness, None, why.clone()));
             checks.push(("specular", m.specular, d.specular, None, why.clone()));
             checks.push(("fresnel_power", m.fresnel_power, d.fresnel_power, None, why));
-            checks.push((
-                "clearcoat",
-                m.clearcoat,
-                d.clearcoat,
-                None,
-                format!("is not rendered yet on {family}: a clear coat needs a reflecting base"),
-            ));
         }
         Family::Lacquer => {
             checks.push((
@@ -1203,16 +1202,20 @@ fn unread_keys(m: &scene::Material) -> Vec<(&'static str, String)> {
             not_glass,
         )),
     }
-    if !coated && m.family != Family::Glass {
+    if !coated {
         let why = if matches!(m.family, Family::Metal | Family::Chrome) {
-            format!("has no effect: {family} has no clear coat")
+            Some(format!("has no effect: {family} has no clear coat"))
+        } else if m.family == Family::Glass {
+            None
         } else {
-            format!(
+            Some(format!(
                 "has no effect: {family}'s reflectance at normal incidence is specular, and it \
                  has no clear coat"
-            )
+            ))
         };
-        checks.push(("ior", m.ior, d.ior, None, why));
+        if let Some(why) = why {
+            checks.push(("ior", m.ior, d.ior, None, why));
+        }
         checks.push((
             "clearcoat_roughness",
             m.clearcoat_roughness,
@@ -1371,6 +1374,24 @@ mod tests {
             0.0,
         );
         assert!(matches!(coated_plain.bxdf, Bxdfs::Coated(_)));
+        // Glass takes its coat on the outside; filtering raises the coat's roughness too.
+        let coated_glass = material_def(
+            &scene::Material {
+                clearcoat: 0.5,
+                ..m(Family::Glass, 0.3, 0.05)
+            },
+            0.5,
+        );
+        match (coated_glass.bxdf, coated_glass.filtered) {
+            (Bxdfs::Glass(a), Bxdfs::Glass(b)) => {
+                assert!(a.is_coated() && b.is_coated());
+                let base = Vec3::from(scene::Material::default().base);
+                let same_coat_raised = Glass::coated(1.5, 0.5, base, 0.5, 0.5);
+                assert_eq!(b, same_coat_raised);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(glass.bxdf, Bxdfs::Glass(g) if !g.is_coated()));
     }
 
     /// Clip planes written in the object's frame cut the same material points wherever the

@@ -194,6 +194,17 @@ fn keys_a_family_does_not_read_are_named() {
         clearcoat: 0.25,
         ..material("enamel", scene::Family::Lacquer)
     });
+    // Glass reads a coat when it has one, and names a coat roughness without one.
+    s.materials.push(scene::Material {
+        clearcoat: 0.5,
+        clearcoat_roughness: 0.2,
+        ior: 1.6,
+        ..material("coated pane", scene::Family::Glass)
+    });
+    s.materials.push(scene::Material {
+        clearcoat_roughness: 0.3,
+        ..material("bare pane", scene::Family::Glass)
+    });
     let world = World::build(&s, [8, 8]).unwrap_or_else(|e| panic!("{:#?}", e.0));
     let notes: Vec<(&str, &str)> = world
         .capabilities
@@ -206,6 +217,10 @@ fn keys_a_family_does_not_read_are_named() {
             (
                 "materials.clearcoat on family lacquer",
                 "clearcoat = 0.25 has no effect: family \"lacquer\" is a clear coat at full weight"
+            ),
+            (
+                "materials.clearcoat_roughness on family glass",
+                "clearcoat_roughness = 0.3 has no effect: family \"glass\" has no clear coat"
             ),
             (
                 "materials.ior on family plain",

@@ -70,13 +70,12 @@ fn unit(x: f32) -> f32 {
     }
 }
 
-/// A coated `plain` BRDF in local shading space.
+/// The clear coat on its own: a lossless dielectric GGX reflection of weight `w` and what it
+/// lets through, `T(μ) = 1 − w E_c(μ)`, both ways. [`Coated`] puts it over a `plain` base, and
+/// [`super::Glass`] over a dielectric interface.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Coated {
-    /// The BRDF under the coat.
-    base: Plain,
-    /// The coat's weight `w` in `[0, 1]`; 0 (also for an index-matched coat) makes every
-    /// method the base's own.
+pub(crate) struct CoatLayer {
+    /// The coat's weight `w` in `[0, 1]`; 0 (also for an index-matched coat) switches it off.
     weight: f32,
     /// `1/η` of the coat, in `[1/4, 1)` when `weight > 0`.
     inv_eta: f32,
@@ -84,6 +83,71 @@ pub struct Coated {
     ggx: Ggx,
     /// The coat's directional albedo `E_c` (single scattering, exact Fresnel).
     albedo: AlbedoSlice,
+}
+
+impl CoatLayer {
+    /// A coat of weight `clearcoat`, roughness `clearcoat_roughness` (`α = r²`) and index
+    /// `ior`, clamped as [`Coated::new`] says.
+    pub(crate) fn new(clearcoat: f32, clearcoat_roughness: f32, ior: f32) -> CoatLayer {
+        let ior = if ior.is_nan() {
+            1.5
+        } else {
+            ior.clamp(1.0, 4.0)
+        };
+        // √F0 = (η − 1)/(η + 1): the table's F0 axis, with 1/η = (1 − √F0)/(1 + √F0).
+        let sqrt_f0 = (ior - 1.0) / (ior + 1.0);
+        let roughness = unit(clearcoat_roughness).max(ROUGHNESS_MIN);
+        CoatLayer {
+            weight: if sqrt_f0 > 0.0 { unit(clearcoat) } else { 0.0 },
+            inv_eta: 1.0 / ior,
+            ggx: Ggx::new(roughness * roughness),
+            albedo: AlbedoSlice::new(roughness, sqrt_f0),
+        }
+    }
+
+    /// The weight `w`; 0 when the coat does nothing.
+    pub(crate) fn weight(&self) -> f32 {
+        self.weight
+    }
+
+    /// The coat's microfacet distribution, to sample its reflection by.
+    pub(crate) fn ggx(&self) -> &Ggx {
+        &self.ggx
+    }
+
+    /// The coat's reflected albedo `w E_c(μ)` at `mu` (clamped to `[0, 1]`).
+    pub(crate) fn reflectance(&self, mu: f32) -> f32 {
+        self.weight * self.albedo.e(mu)
+    }
+
+    /// What the coat lets through at `mu`, either way: `T(μ) = 1 − w E_c(μ)`.
+    pub(crate) fn transmittance(&self, mu: f32) -> f32 {
+        1.0 - self.reflectance(mu)
+    }
+
+    /// `(f, pdf)` of the coat's reflection alone for `wo`, `wi` above the surface: the
+    /// weighted GGX lobe with exact Fresnel, and the density of its visible-normal draw.
+    pub(crate) fn reflection(&self, wo: Vec3, wi: Vec3) -> (f32, f32) {
+        let h = (wo + wi).normalize_or_zero();
+        if !positive(h.z) {
+            return (0.0, 0.0);
+        }
+        // wo·h and wi·h are equal but for rounding; their mean is the same bits both ways,
+        // which keeps f reciprocal where Fresnel cancels (η near 1).
+        let cos_h = (0.5 * (wo.dot(h) + wi.dot(h))).clamp(0.0, 1.0);
+        let fresnel = fresnel::dielectric(cos_h, self.inv_eta);
+        let spec = self.ggx.d(h) * self.ggx.g2_over_cosines(wo, wi);
+        (self.weight * fresnel * spec, self.ggx.reflection_pdf(wo, h))
+    }
+}
+
+/// A coated `plain` BRDF in local shading space.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Coated {
+    /// The BRDF under the coat.
+    base: Plain,
+    /// The coat; a zero weight makes every method the base's own.
+    coat: CoatLayer,
     /// `1 / N_d`: the diffuse lobe's normalisation under the coat.
     diffuse_k: f32,
     /// `1 / N_m`: the conductor's multiple-scattering lobe's normalisation under the coat.
@@ -105,28 +169,15 @@ impl Coated {
     /// `plain`'s roughness (NaN: 0.01), `ior` to `[1, 4]` (NaN: the format's default 1.5).
     /// Weight 0, or `ior = 1` (a coat that reflects nothing), gives the base bit for bit.
     pub fn new(base: Plain, clearcoat: f32, clearcoat_roughness: f32, ior: f32) -> Coated {
-        let ior = if ior.is_nan() {
-            1.5
-        } else {
-            ior.clamp(1.0, 4.0)
-        };
-        // √F0 = (η − 1)/(η + 1): the table's F0 axis, with 1/η = (1 − √F0)/(1 + √F0).
-        let sqrt_f0 = (ior - 1.0) / (ior + 1.0);
-        let roughness = unit(clearcoat_roughness).max(ROUGHNESS_MIN);
-        let albedo = AlbedoSlice::new(roughness, sqrt_f0);
-        let weight = if sqrt_f0 > 0.0 { unit(clearcoat) } else { 0.0 };
         let mut coated = Coated {
             base,
-            weight,
-            inv_eta: 1.0 / ior,
-            ggx: Ggx::new(roughness * roughness),
-            albedo,
+            coat: CoatLayer::new(clearcoat, clearcoat_roughness, ior),
             diffuse_k: 0.0,
             multi_k: 0.0,
             comp: [[0; 2]; N_COMP],
             comp_norm: Vec3::ZERO,
         };
-        if weight > 0.0 {
+        if coated.coat.weight > 0.0 {
             coated.normalise();
             coated.compensate();
         }
@@ -148,12 +199,16 @@ impl Coated {
             let x = i as f32 / (N_MU - 1) as f32;
             x * x
         };
-        let t: [f64; N_MU] =
-            std::array::from_fn(|i| (1.0 - self.weight * self.albedo.e(node_mu(i))) as f64);
+        let t: [f64; N_MU] = std::array::from_fn(|i| {
+            (1.0 - self.coat.weight * self.coat.albedo.e(node_mu(i))) as f64
+        });
         if m < 1.0 && base != Vec3::ZERO {
             self.diffuse_k = if e_plain.e_avg() == 0.0 {
                 // `a ≡ 1` (specular 0): N is the coat's mean transmission, in closed form.
-                inverse(1.0 - self.weight as f64 * self.albedo.e_avg() as f64, 1.0)
+                inverse(
+                    1.0 - self.coat.weight as f64 * self.coat.albedo.e_avg() as f64,
+                    1.0,
+                )
             } else {
                 let a: [f64; N_MU] = std::array::from_fn(|i| (1.0 - e_plain.e(node_mu(i))) as f64);
                 let (at, a_avg) = weighted_integrals(&a, &t);
@@ -221,7 +276,7 @@ impl Coated {
         }
         let mu_o = mu_o.min(1.0);
         let wo = Vec3::new((1.0 - mu_o * mu_o).max(0.0).sqrt(), 0.0, mu_o);
-        let t_o = 1.0 - self.weight * self.albedo.e(mu_o);
+        let t_o = 1.0 - self.coat.weight * self.coat.albedo.e(mu_o);
         let e_plain_o = self.e_plain(mu_o);
         let ggx = Ggx::new(alpha);
         let mut sum = DVec3::ZERO;
@@ -236,7 +291,7 @@ impl Coated {
                 if !positive(wi.z) {
                     continue;
                 }
-                let drop = t_o - (1.0 - self.weight * self.albedo.e(wi.z));
+                let drop = t_o - (1.0 - self.coat.weight * self.coat.albedo.e(wi.z));
                 let pdf = ggx.reflection_pdf(wo, m);
                 if !(drop > 0.0 && pdf > 0.0) {
                     continue;
@@ -303,7 +358,7 @@ impl Coated {
     /// base), from the coat's albedo `w E_c(μo)`, the compensation's mean `L(μo)` and the
     /// base's approximate albedo times what the coat lets through. `l_o` is `L(μo)`.
     fn probabilities(&self, e_o: f32, e_plain_o: f32, l_o: Vec3) -> (f32, f32) {
-        let w_coat = self.weight * e_o;
+        let w_coat = self.coat.weight * e_o;
         let w_comp = l_o.element_sum() / 3.0;
         let w_base = (1.0 - w_coat) * self.base_weight(e_plain_o);
         let total = w_coat + w_base + w_comp;
@@ -342,8 +397,8 @@ impl Coated {
             return (Vec3::ZERO, 0.0);
         }
         let (f_base, pdf_base) = self.base.f_pdf(wo, wi);
-        let w = self.weight;
-        let (e_o, e_i) = (self.albedo.e(wo.z), self.albedo.e(wi.z));
+        let w = self.coat.weight;
+        let (e_o, e_i) = (self.coat.albedo.e(wo.z), self.coat.albedo.e(wi.z));
         let (t_o, t_i) = (1.0 - w * e_o, 1.0 - w * e_i);
         let (t_min, t_prod) = (t_o.min(t_i), t_o * t_i);
 
@@ -366,17 +421,7 @@ impl Coated {
             under += l_o * self.comp_albedo(wi.z) * self.comp_norm;
         }
 
-        let h = (wo + wi).normalize_or_zero();
-        let (coat, pdf_coat) = if positive(h.z) {
-            // wo·h and wi·h are equal but for rounding; their mean is the same bits both ways,
-            // which keeps f reciprocal where Fresnel cancels (η near 1).
-            let cos_h = (0.5 * (wo.dot(h) + wi.dot(h))).clamp(0.0, 1.0);
-            let fresnel = fresnel::dielectric(cos_h, self.inv_eta);
-            let spec = self.ggx.d(h) * self.ggx.g2_over_cosines(wo, wi);
-            (w * fresnel * spec, self.ggx.reflection_pdf(wo, h))
-        } else {
-            (0.0, 0.0)
-        };
+        let (coat, pdf_coat) = self.coat.reflection(wo, wi);
         let (p_coat, p_comp) = self.probabilities(e_o, e_plain_o, l_o);
         let p_base = (1.0 - p_coat - p_comp).max(0.0);
         let pdf =
@@ -387,7 +432,7 @@ impl Coated {
 
 /// `(∫ a T 4x³ dx, ∫ a 4x³ dx)` over `[0, 1]` for `a` and `T` linear in `x` between `N`
 /// evenly spaced nodes: 3-point Gauss–Legendre per interval, exact for the degree-5 integrand.
-fn weighted_integrals<const N: usize>(a: &[f64; N], t: &[f64; N]) -> (f64, f64) {
+pub(super) fn weighted_integrals<const N: usize>(a: &[f64; N], t: &[f64; N]) -> (f64, f64) {
     let r = (0.6f64).sqrt() * 0.5;
     let gauss = [
         (0.5 - r, 5.0 / 18.0),
@@ -411,7 +456,7 @@ fn weighted_integrals<const N: usize>(a: &[f64; N], t: &[f64; N]) -> (f64, f64) 
 
 /// `num / den` as f32, or 0 when `den` is not positive (the lobe is zero then, or the coat
 /// lets nothing through).
-fn inverse(den: f64, num: f64) -> f32 {
+pub(super) fn inverse(den: f64, num: f64) -> f32 {
     if den > 1e-12 && num > 0.0 {
         (num / den) as f32
     } else {
@@ -421,28 +466,35 @@ fn inverse(den: f64, num: f64) -> f32 {
 
 impl Bxdf for Coated {
     fn f(&self, wo: Vec3, wi: Vec3) -> Vec3 {
-        if self.weight == 0.0 {
+        if self.coat.weight == 0.0 {
             return self.base.f(wo, wi);
         }
         self.eval(wo, wi).0
     }
 
     fn sample_f(&self, wo: Vec3, uc: f32, u: Vec2) -> Option<BsdfSample> {
-        if self.weight == 0.0 {
+        if self.coat.weight == 0.0 {
             return self.base.sample_f(wo, uc, u);
         }
         if !positive(wo.z) {
             return None;
         }
-        let (p_coat, p_comp) =
-            self.probabilities(self.albedo.e(wo.z), self.e_plain(wo.z), self.comp_at(wo.z));
+        let (p_coat, p_comp) = self.probabilities(
+            self.coat.albedo.e(wo.z),
+            self.e_plain(wo.z),
+            self.comp_at(wo.z),
+        );
         if p_coat >= 1.0 || uc < p_coat {
-            return super::sample_cosine_or_ggx(wo, false, &self.ggx, u, |wi| self.eval(wo, wi));
+            return super::sample_cosine_or_ggx(wo, false, &self.coat.ggx, u, |wi| {
+                self.eval(wo, wi)
+            });
         }
         let p_upto = p_coat + p_comp;
         if uc < p_upto || p_upto >= 1.0 {
             // The compensation lobe: cosine-shaped, marked diffuse like the base's own.
-            return super::sample_cosine_or_ggx(wo, true, &self.ggx, u, |wi| self.eval(wo, wi));
+            return super::sample_cosine_or_ggx(wo, true, &self.coat.ggx, u, |wi| {
+                self.eval(wo, wi)
+            });
         }
         // Remap uc to [0, 1) for the base's own lobe choice.
         let uc_base = (uc - p_upto) / (1.0 - p_upto);
@@ -467,14 +519,14 @@ impl Bxdf for Coated {
     }
 
     fn pdf(&self, wo: Vec3, wi: Vec3) -> f32 {
-        if self.weight == 0.0 {
+        if self.coat.weight == 0.0 {
             return self.base.pdf(wo, wi);
         }
         self.eval(wo, wi).1
     }
 
     fn f_pdf(&self, wo: Vec3, wi: Vec3) -> (Vec3, f32) {
-        if self.weight == 0.0 {
+        if self.coat.weight == 0.0 {
             return self.base.f_pdf(wo, wi);
         }
         self.eval(wo, wi)
@@ -662,7 +714,7 @@ mod tests {
         // the remapped `uc`; the coat's are visible-normal reflections, not diffuse.
         let c = Coated::new(Plain::new(Vec3::ONE, 0.5, 0.0, 0.0), 1.0, 0.3, 1.5);
         let wo = dir(0.6, 0.2);
-        let (p_coat, p_comp) = c.probabilities(c.albedo.e(wo.z), 0.0, c.comp_at(wo.z));
+        let (p_coat, p_comp) = c.probabilities(c.coat.albedo.e(wo.z), 0.0, c.comp_at(wo.z));
         assert_eq!(p_comp, 0.0);
         assert!(p_coat > 0.02 && p_coat < 0.2, "{p_coat}");
         let (mut coat, mut base) = (0, 0);
@@ -743,7 +795,7 @@ mod tests {
     /// the proposal width, the grid or the table).
     fn loss_reference(c: &Coated, mu_o: f32, n: usize) -> DVec3 {
         let wo = dir(mu_o, 0.0);
-        let t_o = 1.0 - c.weight * c.albedo.e(mu_o);
+        let t_o = 1.0 - c.coat.weight * c.coat.albedo.e(mu_o);
         let e_plain_o = c.e_plain(mu_o);
         let mut sum = DVec3::ZERO;
         for k in 0..n {
@@ -752,7 +804,7 @@ mod tests {
             let Some(s) = c.base.sample_f(wo, uc, u) else {
                 continue;
             };
-            let drop = t_o - (1.0 - c.weight * c.albedo.e(s.wi.z));
+            let drop = t_o - (1.0 - c.coat.weight * c.coat.albedo.e(s.wi.z));
             if drop > 0.0 {
                 let (diffuse, multi) = c.separable(mu_o, e_plain_o, s.wi.z);
                 let glossy = (s.f - diffuse - multi).max(Vec3::ZERO);
