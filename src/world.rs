@@ -1111,10 +1111,20 @@ fn material_def(m: &scene::Material, filter_glossy: f32) -> MaterialDef {
             r
         }
     };
+    let bxdf = model(m.roughness, m.clearcoat_roughness);
+    let (r, cr) = (least(m.roughness), least(m.clearcoat_roughness));
+    // Built once when filtering changes nothing: a coat's tables cost up to tens of ms.
+    let filtered = if r.to_bits() == m.roughness.to_bits()
+        && cr.to_bits() == m.clearcoat_roughness.to_bits()
+    {
+        bxdf
+    } else {
+        model(r, cr)
+    };
     MaterialDef {
         key: m.key.clone(),
-        bxdf: model(m.roughness, m.clearcoat_roughness),
-        filtered: model(least(m.roughness), least(m.clearcoat_roughness)),
+        bxdf,
+        filtered,
         emission: rgb(m.emission),
     }
 }

@@ -512,7 +512,7 @@ impl Dielectric {
         }
         // The compensation lobe: η_i² (1 − E(wo)) (1 − E(wi)) / D per unit projected solid
         // angle of wi, integrated over each side in x = √|μ| (2π μ dμ = 4π x³ dx).
-        const N_X: usize = 2048;
+        const N_X: usize = 256;
         let mut multi = 0.0f64;
         for (sign, eta_i2) in [(1.0f32, 1.0f64), (-1.0, (self.eta * self.eta) as f64)] {
             let mut side = 0.0f64;

@@ -37,6 +37,7 @@
 //!   critical angle, where a smooth interface's `K` has its kink.
 
 use glam::{Vec2, Vec3};
+use rayon::prelude::*;
 use std::f32::consts::FRAC_1_PI;
 
 use super::albedo::axis;
@@ -224,44 +225,52 @@ impl Glass {
     fn tabulate(&mut self) {
         let coat = self.coat;
         let t = move |mu: f32| coat.transmittance(mu) as f64;
-        let mut outside = [0u16; N_OUT];
-        for (i, node) in outside.iter_mut().enumerate().skip(1) {
-            let x = i as f32 / (N_OUT - 1) as f32;
-            let t_o = t(x * x);
-            let dropped = |mu_i: f32| {
-                if mu_i > 0.0 {
-                    (t_o - t(mu_i)).max(0.0)
-                } else {
-                    0.0
-                }
-            };
-            *node = quantise(self.interface.weighted_power(x * x, dropped, N_PHI, N_V));
-        }
+        // The quadratures are independent, so they run in parallel; each is deterministic, so
+        // the tables do not depend on the thread count.
+        let l: Vec<f64> = (1..N_OUT)
+            .into_par_iter()
+            .map(|i| {
+                let x = i as f32 / (N_OUT - 1) as f32;
+                let t_o = t(x * x);
+                let dropped = |mu_i: f32| {
+                    if mu_i > 0.0 {
+                        (t_o - t(mu_i)).max(0.0)
+                    } else {
+                        0.0
+                    }
+                };
+                self.interface.weighted_power(x * x, dropped, N_PHI, N_V)
+            })
+            .collect();
+        let outside: [u16; N_OUT] =
+            std::array::from_fn(|i| if i == 0 { 0 } else { quantise(l[i - 1]) });
         let reflected = |mu_i: f32| if mu_i > 0.0 { 1.0 - t(mu_i) } else { 0.0 };
         let eta = self.interface.eta();
-        // Node 0 holds the limit at the horizon (a rough interface transmits there too).
-        let k_at = |s: f32| {
-            let mu = inside_at(s, eta).max(1e-3);
-            self.interface.weighted_power(-mu, reflected, N_PHI, N_V)
-        };
-        let mut k: [f64; N_IN] = std::array::from_fn(|i| k_at(i as f32));
+        // K at every eighth of a segment: the nodes, and the points the envelope checks. Node 0
+        // holds the limit at the horizon (a rough interface transmits there too).
+        let samples: Vec<f64> = (0..=(N_IN - 1) * 8)
+            .into_par_iter()
+            .map(|j| {
+                let mu = inside_at(j as f32 / 8.0, eta).max(1e-3);
+                self.interface.weighted_power(-mu, reflected, N_PHI, N_V)
+            })
+            .collect();
+        let mut k: [f64; N_IN] = std::array::from_fn(|i| samples[8 * i]);
         // The interpolant must not exceed K, or the inside albedo would exceed 1: where it
         // does at a segment's eighths (a nearly smooth interface turns sharply near the
         // critical angle), both ends come down by the excess. Lowering only lowers the
         // neighbouring chords, so one pass leaves every chord below its samples.
         for i in 0..N_IN - 1 {
-            let quarters: [(f64, f64); 7] = std::array::from_fn(|j| {
-                let t = (j + 1) as f64 / 8.0;
-                (t, k_at(i as f32 + t as f32))
-            });
-            let excess = quarters
+            let eighths: [(f64, f64); 7] =
+                std::array::from_fn(|j| ((j + 1) as f64 / 8.0, samples[8 * i + j + 1]));
+            let excess = eighths
                 .iter()
                 .map(|&(t, v)| (1.0 - t) * k[i] + t * k[i + 1] - v)
                 .fold(0.0f64, f64::max);
             k[i] = (k[i] - excess).max(0.0);
             k[i + 1] = (k[i + 1] - excess).max(0.0);
             // Where an end stopped at 0, the other comes down to what the samples allow.
-            for &(t, v) in &quarters {
+            for &(t, v) in &eighths {
                 k[i] = k[i].min(((v - t * k[i + 1]) / (1.0 - t)).max(0.0));
                 k[i + 1] = k[i + 1].min(((v - (1.0 - t) * k[i]) / t).max(0.0));
             }
@@ -811,6 +820,23 @@ mod tests {
             "{}",
             std::mem::size_of::<Glass>()
         );
+    }
+
+    #[test]
+    fn the_tables_do_not_depend_on_the_thread_count() {
+        let build = || Glass::coated(1.5, 0.3, Vec3::ONE, 0.8, 0.1);
+        let one = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap()
+            .install(build);
+        let three = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .unwrap()
+            .install(build);
+        assert_eq!(one, three);
+        assert_eq!(one, build());
     }
 
     fn random_coated(rng: &mut Rng) -> Glass {
