@@ -369,6 +369,67 @@ fn on_horizon(cos: f32) -> bool {
     cos.is_nan() || cos.abs() < COS_HORIZON
 }
 
+/// `∫ g(μi) f_ss (η_i/η_o)² |μi| dωi`: the power the single-scattering lobes of an interface of
+/// index `eta` and facets `ggx` send on from a `wo` at signed cosine `mu_o` (outside when
+/// positive) in the xz plane, each direction weighted by `g` of its signed cosine. Quadrature
+/// over the visible normals: each normal `m` reflects with weight `F(wo·m)` and refracts with
+/// `1 − F`, each worth `G2/G1(wo)` if the direction leaves on the right side, which is
+/// `f |μi| (η_i/η_o)² / pdf` of either lobe. The midpoint rule on `n_phi` azimuths over half
+/// the circle (`g` depends on `μi` only and `wo` lies in the xz plane, so the integrand is even
+/// in azimuth: this is `2 n_phi` over the whole) times `n_v` nodes in `v`, the cap parameter
+/// `u_y = 1 − v⁴` (as `albedo::albedo_quadrature`: for small `α` everything happens near
+/// `u_y = 1`). The integrand jumps (total internal reflection, directions cut at the horizon),
+/// so the rule converges only like `1/n`: 16 azimuths are 1 % off, 128 about 10⁻⁴.
+fn single_scattering_power(
+    eta: f32,
+    ggx: &Ggx,
+    mu_o: f64,
+    g: impl Fn(f32) -> f64,
+    n_phi: usize,
+    n_v: usize,
+) -> f64 {
+    let amu = mu_o.abs().min(1.0);
+    if amu.is_nan() || amu <= 0.0 {
+        return 0.0;
+    }
+    let up = Vec3::new((1.0 - amu * amu).max(0.0).sqrt() as f32, 0.0, amu as f32);
+    let wo = if mu_o > 0.0 { up } else { -up };
+    let so = ggx.s(wo);
+    let g2_over_g1 = |wi: Vec3| -> f64 {
+        let aci = wi.z.abs();
+        (aci * (up.z + so) / (aci * so + up.z * ggx.s(wi))) as f64
+    };
+    let mut sum = 0.0f64;
+    for b in 0..n_v {
+        let v = (b as f64 + 0.5) / n_v as f64;
+        let uy = 1.0 - v * v * v * v;
+        let jacobian = 4.0 * v * v * v;
+        let mut ring = 0.0f64;
+        for a in 0..n_phi {
+            let u = Vec2::new((a as f32 + 0.5) / (2 * n_phi) as f32, uy as f32);
+            let m = ggx.sample_visible_normal(up, u);
+            let dot_o = wo.dot(m);
+            let r = fresnel_signed(dot_o, eta) as f64;
+            let wr = 2.0 * dot_o * m - wo;
+            if wr.z * wo.z > 0.0 {
+                ring += r * g2_over_g1(wr) * g(wr.z);
+            }
+            let wt = if dot_o >= 0.0 {
+                refract(wo, m, eta)
+            } else {
+                refract(wo, -m, 1.0 / eta)
+            };
+            if let Some(wt) = wt {
+                if wt.z * wo.z < 0.0 {
+                    ring += (1.0 - r) * g2_over_g1(wt) * g(wt.z);
+                }
+            }
+        }
+        sum += ring * jacobian;
+    }
+    sum / (n_phi * n_v) as f64
+}
+
 impl Dielectric {
     /// An interface with a medium of index `ior` (relative to the outside) and GGX roughness
     /// `roughness` (`α = roughness²`).
@@ -471,42 +532,7 @@ impl Dielectric {
             let through = refract(wo, n, etap).map_or(0.0, |wt| (1.0 - r) as f64 * g(wt.z));
             return r as f64 * g(wo.z) + through;
         }
-        // Single scattering: each branch's f |μi| (η_i/η_o)² / density is G2/G1(wo).
-        let so = self.ggx.s(wo);
-        let g2_over_g1 = |wi: Vec3| -> f64 {
-            let aci = wi.z.abs();
-            (aci * (amu + so) / (aci * so + amu * self.ggx.s(wi))) as f64
-        };
-        let mut single = 0.0f64;
-        for b in 0..n_v {
-            // u_y = 1 − v⁴ puts the nodes where a narrow lobe's cap parameter lives.
-            let v = (b as f64 + 0.5) / n_v as f64;
-            let uy = 1.0 - v * v * v * v;
-            let jacobian = 4.0 * v * v * v;
-            let mut ring = 0.0f64;
-            for a in 0..n_phi {
-                let u = Vec2::new((a as f32 + 0.5) / (2 * n_phi) as f32, uy as f32);
-                let m = self.ggx.sample_visible_normal(up, u);
-                let dot_o = wo.dot(m);
-                let r = fresnel_signed(dot_o, self.eta);
-                let wr = 2.0 * dot_o * m - wo;
-                if wr.z * wo.z > 0.0 && !on_horizon(wr.z) {
-                    ring += r as f64 * g2_over_g1(wr) * g(wr.z);
-                }
-                let wt = if dot_o >= 0.0 {
-                    refract(wo, m, self.eta)
-                } else {
-                    refract(wo, -m, 1.0 / self.eta)
-                };
-                if let Some(wt) = wt {
-                    if wt.z * wo.z < 0.0 && !on_horizon(wt.z) {
-                        ring += (1.0 - r) as f64 * g2_over_g1(wt) * g(wt.z);
-                    }
-                }
-            }
-            single += ring * jacobian;
-        }
-        single /= (n_phi * n_v) as f64;
+        let single = single_scattering_power(self.eta, &self.ggx, mu_o as f64, &g, n_phi, n_v);
         if self.ms.inv_d == 0.0 {
             return single;
         }
@@ -783,59 +809,9 @@ mod tests {
 
     /// The single-scattering energy albedo `E(μ)` (reflected plus transmitted power, no radiance
     /// factor) of a rough interface of index `eta` and width `alpha`, seen from signed `mu`
-    /// (outside when positive), by quadrature over the visible normals: each normal `m` reflects
-    /// with weight `F(wo·m)` and refracts with `1 − F`, each worth `G2/G1(wo)` if the direction
-    /// leaves on the right side, which is `f |μi| / pdf` of either lobe. The midpoint rule on
-    /// `n_phi` azimuths over half the circle (`wo` is in the xz plane, so the integrand is even
-    /// in azimuth: this is `2 n_phi` over the whole) times `n_v` nodes in `v`, the cap parameter
-    /// `u_y = 1 − v⁴` (as `albedo::albedo_quadrature`: for small `α` everything happens near
-    /// `u_y = 1`). The integrand jumps (total internal reflection, directions cut at the
-    /// horizon), so the rule converges only like `1/n`: 16 azimuths are 1 % off, 128 about 10⁻⁴.
+    /// (outside when positive): [`single_scattering_power`] with a weight of 1.
     fn ss_albedo_quadrature(eta: f32, alpha: f32, mu: f64, n_phi: usize, n_v: usize) -> f64 {
-        let g = Ggx::new(alpha);
-        let amu = mu.abs().min(1.0);
-        if amu <= 0.0 {
-            return 0.0;
-        }
-        let up = Vec3::new((1.0 - amu * amu).max(0.0).sqrt() as f32, 0.0, amu as f32);
-        let wo = if mu > 0.0 { up } else { -up };
-        let so = g.s(wo);
-        let weight = |wi: Vec3| -> f64 {
-            let aci = wi.z.abs();
-            let si = g.s(wi);
-            (aci * (up.z + so) / (aci * so + up.z * si)) as f64
-        };
-        let mut sum = 0.0f64;
-        for b in 0..n_v {
-            let v = (b as f64 + 0.5) / n_v as f64;
-            let uy = 1.0 - v * v * v * v;
-            let jacobian = 4.0 * v * v * v;
-            let mut ring = 0.0f64;
-            for a in 0..n_phi {
-                let u = Vec2::new((a as f32 + 0.5) / (2 * n_phi) as f32, uy as f32);
-                let m = g.sample_visible_normal(up, u);
-                let dot_o = wo.dot(m);
-                let r = fresnel_signed(dot_o, eta) as f64;
-                let wr = 2.0 * dot_o * m - wo;
-                let mut e = 0.0;
-                if wr.z * wo.z > 0.0 {
-                    e += r * weight(wr);
-                }
-                let wt = if dot_o >= 0.0 {
-                    refract(wo, m, eta)
-                } else {
-                    refract(wo, -m, 1.0 / eta)
-                };
-                if let Some(wt) = wt {
-                    if wt.z * wo.z < 0.0 {
-                        e += (1.0 - r) * weight(wt);
-                    }
-                }
-                ring += e;
-            }
-            sum += ring * jacobian;
-        }
-        sum / (n_phi * n_v) as f64
+        single_scattering_power(eta, &Ggx::new(alpha), mu, |_| 1.0, n_phi, n_v)
     }
 
     fn dir(cos_theta: f32, phi: f32) -> Vec3 {

@@ -578,22 +578,34 @@ mod tests {
     const COATS: [(f32, f32); 3] = [(0.05, 1.0), (0.3, 0.5), (1.0, 1.0)];
 
     /// The power albedo at `wo`, `∫ f (η_i/η_o)² |μi| dωi` (the fraction of the power arriving
-    /// along `wo` that leaves, reflected or transmitted), by the glass's own sampling: its mean
-    /// (smallest channel) and standard error.
-    fn power_albedo(g: &Glass, wo: Vec3, n: usize, seed: u64) -> (f64, f64) {
+    /// along `wo` that leaves, reflected or transmitted), by the glass's own sampling (smallest
+    /// channel): the share that stays on `wo`'s side, the share that crosses, and the standard
+    /// error of their sum.
+    fn power_split(g: &Glass, wo: Vec3, n: usize, seed: u64) -> (f64, f64, f64) {
         let mut rng = Rng::new(seed);
-        let (mut sum, mut sum2) = (0.0f64, 0.0f64);
+        let (mut same, mut crossed, mut sum2) = (0.0f64, 0.0f64, 0.0f64);
         for _ in 0..n {
             if let Some(s) = g.sample_f(wo, rng.f32(), rng.vec2()) {
                 let e = g.interface().relative_eta(wo, s.wi) as f64;
                 let w = (s.f.min_element() * s.wi.z.abs() / s.pdf) as f64 * e * e;
-                sum += w;
+                if s.wi.z * wo.z > 0.0 {
+                    same += w;
+                } else {
+                    crossed += w;
+                }
                 sum2 += w * w;
             }
         }
-        let mean = sum / n as f64;
+        let (same, crossed) = (same / n as f64, crossed / n as f64);
+        let mean = same + crossed;
         let var = (sum2 / n as f64 - mean * mean).max(0.0);
-        (mean, (var / n as f64).sqrt())
+        (same, crossed, (var / n as f64).sqrt())
+    }
+
+    /// [`power_split`]'s total and its standard error.
+    fn power_albedo(g: &Glass, wo: Vec3, n: usize, seed: u64) -> (f64, f64) {
+        let (same, crossed, se) = power_split(g, wo, n, seed);
+        (same + crossed, se)
     }
 
     #[test]
@@ -727,21 +739,7 @@ mod tests {
         let g = Glass::coated(1.5, 0.0, Vec3::ONE, w, 0.0);
         let n = 200_000;
         for mu in [0.2f32, 0.6, 1.0] {
-            let wo = dir(mu, 0.3);
-            let mut rng = Rng::new(4);
-            let (mut refl, mut trans) = (0.0f64, 0.0f64);
-            for _ in 0..n {
-                if let Some(s) = g.sample_f(wo, rng.f32(), rng.vec2()) {
-                    let e = g.interface().relative_eta(wo, s.wi) as f64;
-                    let v = (s.f.x * s.wi.z.abs() / s.pdf) as f64 * e * e;
-                    if s.wi.z > 0.0 {
-                        refl += v;
-                    } else {
-                        trans += v;
-                    }
-                }
-            }
-            let (refl, trans) = (refl / n as f64, trans / n as f64);
+            let (refl, trans, _) = power_split(&g, dir(mu, 0.3), n, 4);
             let t = g.coat.transmittance(mu) as f64;
             let r = fresnel::dielectric(mu, 1.0 / 1.5) as f64;
             assert!(
@@ -757,21 +755,7 @@ mod tests {
             );
         }
         for mu in [0.5f32, 0.8, 0.95, 1.0] {
-            let wo = dir(-mu, 0.3);
-            let mut rng = Rng::new(5);
-            let (mut back, mut out) = (0.0f64, 0.0f64);
-            for _ in 0..n {
-                if let Some(s) = g.sample_f(wo, rng.f32(), rng.vec2()) {
-                    let e = g.interface().relative_eta(wo, s.wi) as f64;
-                    let v = (s.f.x * s.wi.z.abs() / s.pdf) as f64 * e * e;
-                    if s.wi.z < 0.0 {
-                        back += v;
-                    } else {
-                        out += v;
-                    }
-                }
-            }
-            let (back, out) = (back / n as f64, out / n as f64);
+            let (back, out, _) = power_split(&g, dir(-mu, 0.3), n, 5);
             let sin_t2 = 1.5f32 * 1.5 * (1.0 - mu * mu);
             let (expect_back, expect_out) = if sin_t2 >= 1.0 {
                 (1.0, 0.0)
