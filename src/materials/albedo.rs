@@ -164,7 +164,6 @@ pub(super) fn axis(v: f32, n: usize) -> (usize, f32) {
 /// `n_v` nodes in `v`, where the cap parameter is `u_y = 1 − v⁴`: for small `α` everything
 /// but the normals near the pole is squeezed into `u_y > 1 − O(α²)`, and the substitution puts
 /// nodes there.
-#[cfg(test)]
 pub fn albedo_quadrature(mu: f64, alpha: f32, inv_eta: f32, n_phi: usize, n_v: usize) -> f64 {
     use super::{fresnel, ggx::Ggx};
     use glam::{Vec2, Vec3};
