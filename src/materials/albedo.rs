@@ -158,42 +158,31 @@ pub(super) fn axis(v: f32, n: usize) -> (usize, f32) {
     (i, (f - i as f32).clamp(0.0, 1.0))
 }
 
-/// `E(μo)` by quadrature over visible-normal samples: the estimator `F(wo·m) G2/G1(wo)` is
-/// bounded by 1 and continuous (it falls to 0 as the reflected direction reaches the horizon).
-/// The rule is the midpoint rule on `n_phi` azimuths (periodic, so it converges fast) times
-/// `n_v` nodes in `v`, where the cap parameter is `u_y = 1 − v⁴`: for small `α` everything
-/// but the normals near the pole is squeezed into `u_y > 1 − O(α²)`, and the substitution puts
-/// nodes there.
+/// `E(μo)` by quadrature over visible-normal samples ([`Ggx::visible_normal_mean`] over the
+/// full turn): the estimator `F(wo·m) G2/G1(wo)` is bounded by 1 and continuous (it falls to 0
+/// as the reflected direction reaches the horizon), and periodic in azimuth, so the rule
+/// converges fast.
+///
+/// [`Ggx::visible_normal_mean`]: super::ggx::Ggx::visible_normal_mean
 pub fn albedo_quadrature(mu: f64, alpha: f32, inv_eta: f32, n_phi: usize, n_v: usize) -> f64 {
     use super::{fresnel, ggx::Ggx};
-    use glam::{Vec2, Vec3};
+    use glam::Vec3;
     if mu <= 0.0 {
         return 0.0;
     }
     let g = Ggx::new(alpha);
     let wo = Vec3::new((1.0 - mu * mu).max(0.0).sqrt() as f32, 0.0, mu as f32);
     let so = g.s(wo);
-    let mut sum = 0.0f64;
-    for b in 0..n_v {
-        let v = (b as f64 + 0.5) / n_v as f64;
-        let uy = 1.0 - v * v * v * v;
-        let jacobian = 4.0 * v * v * v;
-        let mut ring = 0.0f64;
-        for a in 0..n_phi {
-            let u = Vec2::new((a as f32 + 0.5) / n_phi as f32, uy as f32);
-            let m = g.sample_visible_normal(wo, u);
-            let c = wo.dot(m);
-            let wi = 2.0 * c * m - wo;
-            if wi.z <= 0.0 || c <= 0.0 {
-                continue;
-            }
-            let si = g.s(wi);
-            let g2_over_g1 = wi.z * (wo.z + so) / (wi.z * so + wo.z * si);
-            ring += (fresnel::dielectric(c, inv_eta) * g2_over_g1) as f64;
+    g.visible_normal_mean(wo, n_phi, n_v, 1.0, |m| {
+        let c = wo.dot(m);
+        let wi = 2.0 * c * m - wo;
+        if wi.z <= 0.0 || c <= 0.0 {
+            return 0.0;
         }
-        sum += ring * jacobian;
-    }
-    sum / (n_phi * n_v) as f64
+        let si = g.s(wi);
+        let g2_over_g1 = wi.z * (wo.z + so) / (wi.z * so + wo.z * si);
+        (fresnel::dielectric(c, inv_eta) * g2_over_g1) as f64
+    })
 }
 
 /// The (roughness, √F0, μ) of table node `(j, k, i)`.

@@ -374,11 +374,10 @@ fn on_horizon(cos: f32) -> bool {
 /// positive) in the xz plane, each direction weighted by `g` of its signed cosine. Quadrature
 /// over the visible normals: each normal `m` reflects with weight `F(wo·m)` and refracts with
 /// `1 − F`, each worth `G2/G1(wo)` if the direction leaves on the right side, which is
-/// `f |μi| (η_i/η_o)² / pdf` of either lobe. The midpoint rule on `n_phi` azimuths over half
-/// the circle (`g` depends on `μi` only and `wo` lies in the xz plane, so the integrand is even
-/// in azimuth: this is `2 n_phi` over the whole) times `n_v` nodes in `v`, the cap parameter
-/// `u_y = 1 − v⁴` (as `albedo::albedo_quadrature`: for small `α` everything happens near
-/// `u_y = 1`). The integrand jumps (total internal reflection, directions cut at the horizon),
+/// `f |μi| (η_i/η_o)² / pdf` of either lobe. [`Ggx::visible_normal_mean`] on `n_phi` azimuths
+/// over half the circle (`g` depends on `μi` only and `wo` lies in the xz plane, so the
+/// integrand is even in azimuth: this is `2 n_phi` over the whole) times `n_v` cap heights.
+/// The integrand jumps (total internal reflection, directions cut at the horizon),
 /// so the rule converges only like `1/n`: 16 azimuths are 1 % off, 128 about 10⁻⁴.
 fn single_scattering_power(
     eta: f32,
@@ -399,35 +398,27 @@ fn single_scattering_power(
         let aci = wi.z.abs();
         (aci * (up.z + so) / (aci * so + up.z * ggx.s(wi))) as f64
     };
-    let mut sum = 0.0f64;
-    for b in 0..n_v {
-        let v = (b as f64 + 0.5) / n_v as f64;
-        let uy = 1.0 - v * v * v * v;
-        let jacobian = 4.0 * v * v * v;
-        let mut ring = 0.0f64;
-        for a in 0..n_phi {
-            let u = Vec2::new((a as f32 + 0.5) / (2 * n_phi) as f32, uy as f32);
-            let m = ggx.sample_visible_normal(up, u);
-            let dot_o = wo.dot(m);
-            let r = fresnel_signed(dot_o, eta) as f64;
-            let wr = 2.0 * dot_o * m - wo;
-            if wr.z * wo.z > 0.0 {
-                ring += r * g2_over_g1(wr) * g(wr.z);
-            }
-            let wt = if dot_o >= 0.0 {
-                refract(wo, m, eta)
-            } else {
-                refract(wo, -m, 1.0 / eta)
-            };
-            if let Some(wt) = wt {
-                if wt.z * wo.z < 0.0 {
-                    ring += (1.0 - r) * g2_over_g1(wt) * g(wt.z);
-                }
+    // Visible normals as seen from wo's side (from inside, as seen by −wo = up).
+    ggx.visible_normal_mean(up, n_phi, n_v, 0.5, |m| {
+        let dot_o = wo.dot(m);
+        let r = fresnel_signed(dot_o, eta) as f64;
+        let wr = 2.0 * dot_o * m - wo;
+        let mut e = 0.0;
+        if wr.z * wo.z > 0.0 {
+            e += r * g2_over_g1(wr) * g(wr.z);
+        }
+        let wt = if dot_o >= 0.0 {
+            refract(wo, m, eta)
+        } else {
+            refract(wo, -m, 1.0 / eta)
+        };
+        if let Some(wt) = wt {
+            if wt.z * wo.z < 0.0 {
+                e += (1.0 - r) * g2_over_g1(wt) * g(wt.z);
             }
         }
-        sum += ring * jacobian;
-    }
-    sum / (n_phi * n_v) as f64
+        e
+    })
 }
 
 impl Dielectric {

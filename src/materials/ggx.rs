@@ -98,6 +98,35 @@ impl Ggx {
         Vec3::new(h.x * a, h.y * a, h.z.max(0.0)).normalize_or(Vec3::Z)
     }
 
+    /// The midpoint rule of an integral over the visible normals seen from `wo`: calls
+    /// `each(m)` for `n_phi` azimuths over the fraction `turn` of a full turn times `n_v` cap
+    /// heights and returns the weighted mean. The cap parameter is `u_y = 1 − v⁴` with `v`
+    /// uniform: for small `α` everything but the normals near the pole is squeezed into
+    /// `u_y > 1 − O(α²)`, and the substitution puts nodes there. Half a turn suffices when the
+    /// integrand is mirror-symmetric about the plane of `wo` (`wo` in the xz plane).
+    pub(crate) fn visible_normal_mean(
+        &self,
+        wo: Vec3,
+        n_phi: usize,
+        n_v: usize,
+        turn: f32,
+        mut each: impl FnMut(Vec3) -> f64,
+    ) -> f64 {
+        let mut sum = 0.0f64;
+        for b in 0..n_v {
+            let v = (b as f64 + 0.5) / n_v as f64;
+            let uy = 1.0 - v * v * v * v;
+            let jacobian = 4.0 * v * v * v;
+            let mut ring = 0.0f64;
+            for a in 0..n_phi {
+                let u = Vec2::new(turn * (a as f32 + 0.5) / n_phi as f32, uy as f32);
+                ring += each(self.sample_visible_normal(wo, u));
+            }
+            sum += ring * jacobian;
+        }
+        sum / (n_phi * n_v) as f64
+    }
+
     /// Density per steradian of `wi = reflect(wo, m)` when `m` comes from
     /// [`Ggx::sample_visible_normal`]: `D_wo(m) / (4 wo·m) = G1(wo) D(m) / (4 cos θo)`,
     /// written as `D(m) / (2 (cos θo + s(wo)))`. `m` is the half vector of `wo` and `wi`.
