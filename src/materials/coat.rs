@@ -6,9 +6,15 @@
 //!   + min(T(μo), T(μi)) · f_glossy                                        the base's GGX lobes
 //!   + T(μo) T(μi) / N_d · f_diffuse  +  T(μo) T(μi) / N_m · f_multi        its separable lobes
 //!   + L(μo) L(μi) / (π ∫ L 2μ dμ)                                         what the min drops
+//!   + D(μo) D(μi) / (π ∫ D 2μ dμ)                                         the horizon lobe
 //! T(μ) = 1 − w E_c(μ),   N_x = ∫ a_x T 2μ dμ / ∫ a_x 2μ dμ
 //! L(μo) = ∫ max(0, T(μo) − T(μi)) f_glossy(wo, wi) μi dωi                  (per channel)
+//! D(μ) = w (E_c(μ) − E_lobe(μ))                              what the table overstates
 //! ```
+//!
+//! `E_c` comes from `plain`'s table, an upper bound of the coat lobe's albedo `E_lobe`; the
+//! horizon lobe ([`CoatLayer::horizon_lobe`]) gives back the difference, which reaches 0.02
+//! near the horizon for smooth coats (measured per coat at construction).
 //!
 //! `E_c` is the coat's directional albedo (the `plain` layer's table, [`super::albedo`], at
 //! the coat's roughness and F0), so `T` is what the coat lets through, both ways. The base's
@@ -26,9 +32,9 @@
 //!   construction by a deterministic quadrature over GGX visible normals of the base's width,
 //!   piecewise linear in `√μ`, and the lobe's albedo is exactly the interpolant's `L(μo)`.
 //!
-//! Hence the albedo at `wo` is `w E_c(μo) + T(μo) A_base(μo)` (up to the table's accuracy),
-//! at most `w E_c(μo) + T(μo) = 1` for every base and coat, and 1 for a lossless base. Every
-//! weight is symmetric in `wo` and `wi`, so `f` is reciprocal. The plain-style
+//! Hence the albedo at `wo` is `w E_c(μo) + T(μo) A_base(μo)` (the coat's `w E_lobe` plus
+//! `D`; up to the tables' accuracy), at most `w E_c(μo) + T(μo) = 1` for every base and coat,
+//! and 1 for a lossless base. Every weight is symmetric in `wo` and `wi`, so `f` is reciprocal. The plain-style
 //! `T(μo) T(μi) / (1 − w E_avg)` on the whole base would be exact for a Lambertian base but
 //! exceeds 1 for a mirror base near normal incidence, where `T(μo) > 1 − w E_avg`; the `min`
 //! plus a separable lobe of exactly the missing albedo is bounded and lossless together.
