@@ -34,8 +34,9 @@
 //!
 //! Hence the albedo at `wo` is `w E_c(μo) + T(μo) A_base(μo)` (the coat's `w E_lobe` plus
 //! `D`; up to the tables' accuracy), at most `w E_c(μo) + T(μo) = 1` for every base and coat,
-//! and 1 for a lossless base. Every weight is symmetric in `wo` and `wi`, so `f` is reciprocal. The plain-style
-//! `T(μo) T(μi) / (1 − w E_avg)` on the whole base would be exact for a Lambertian base but
+//! and 1 for a lossless base. Every weight is symmetric in `wo` and `wi`, so `f` is
+//! reciprocal. The plain-style `T(μo) T(μi) / (1 − w E_avg)` on the whole base would be exact
+//! for a Lambertian base but
 //! exceeds 1 for a mirror base near normal incidence, where `T(μo) > 1 − w E_avg`; the `min`
 //! plus a separable lobe of exactly the missing albedo is bounded and lossless together.
 
