@@ -36,9 +36,9 @@
 //! `D`; up to the tables' accuracy), at most `w E_c(μo) + T(μo) = 1` for every base and coat,
 //! and 1 for a lossless base. Every weight is symmetric in `wo` and `wi`, so `f` is
 //! reciprocal. The plain-style `T(μo) T(μi) / (1 − w E_avg)` on the whole base would be exact
-//! for a Lambertian base but
-//! exceeds 1 for a mirror base near normal incidence, where `T(μo) > 1 − w E_avg`; the `min`
-//! plus a separable lobe of exactly the missing albedo is bounded and lossless together.
+//! for a Lambertian base but exceeds 1 for a mirror base near normal incidence, where
+//! `T(μo) > 1 − w E_avg`; the `min` plus a separable lobe of exactly the missing albedo is
+//! bounded and lossless together.
 
 use glam::{DVec3, Vec2, Vec3};
 use std::f32::consts::FRAC_1_PI;
