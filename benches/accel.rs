@@ -262,7 +262,7 @@ fn camera_rays(world: &World) -> Vec<Ray> {
 /// direction about the geometric normal turned toward the camera, the origin moved 1e-4 of
 /// the scene's size off the surface (what a diffuse bounce traces).
 fn bounce_rays(world: &World, camera: &[Ray]) -> Vec<Ray> {
-    let accel = &world.accel;
+    let accel = &world.trace.accel;
     let (lo, hi) = accel.bounds();
     let eps = 1e-4 * (hi - lo).length();
     camera
@@ -299,7 +299,7 @@ fn flagship(c: &mut Criterion) {
     let world = World::build(&scene, [256, 144])
         .map_err(|e| e.0)
         .expect("the flagship builds");
-    let accel = &world.accel;
+    let accel = &world.trace.accel;
     let stored: usize = accel.meshes().iter().map(|m| m.indices.len()).sum();
     let placed: usize = accel
         .instances()

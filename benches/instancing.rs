@@ -61,7 +61,7 @@ fn load_and_build(file: &Path) -> World {
 fn bench(c: &mut Criterion) {
     let (_dir, file) = tile_project(100);
     let world = load_and_build(&file);
-    let accel = &world.accel;
+    let accel = &world.trace.accel;
     let cells = accel.instances().len();
     assert_eq!(cells, 10_000);
     let stored: usize = accel.meshes().iter().map(|m| m.indices.len()).sum();
@@ -70,7 +70,7 @@ fn bench(c: &mut Criterion) {
     // flattened): the difference is the 9,996 further instances alone.
     let (_two_dir, two_file) = tile_project(2);
     let two = load_and_build(&two_file);
-    let four = two.accel.memory_bytes();
+    let four = two.trace.accel.memory_bytes();
     let bytes = accel.memory_bytes();
     eprintln!(
         "instancing: 100x100 tile layer of one {stored}-triangle prefab: {cells} instances, \

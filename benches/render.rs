@@ -4,8 +4,7 @@
 //! and 4 samples per pixel so one iteration stays short.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use pfx_bake::film::{self, NoProgress};
-use pfx_bake::integrator::Settings;
+use pfx_bake::integrator::{self, NoProgress, Settings};
 use pfx_bake::scene;
 use pfx_bake::world::World;
 
@@ -24,7 +23,7 @@ fn render(c: &mut Criterion, id: &str, file: &str, size: [u32; 2], spp: u32) {
     ));
     g.bench_function(id, |b| {
         b.iter(|| {
-            film::render(
+            integrator::render(
                 &world,
                 &Settings {
                     spp,

@@ -8,8 +8,7 @@ use std::time::Instant;
 use serde_json::json;
 use sha2::{Digest, Sha256};
 
-use crate::film::{self, Progress};
-use crate::integrator::Settings;
+use crate::integrator::{self, Progress, Settings};
 use crate::lights::Light;
 use crate::plates::{self, PlateError, PlateImages};
 use crate::scene::{self, Diagnostic};
@@ -129,7 +128,7 @@ pub fn bake(options: &BakeOptions, progress: &dyn Progress) -> Result<BakeReport
         .build()
         .map_err(|e| BakeError::Usage(format!("cannot start worker threads: {e}")))?;
     let render_start = Instant::now();
-    let image = pool.install(|| film::render(&world, &options.settings, progress));
+    let image = pool.install(|| integrator::render(&world, &options.settings, progress));
     let render_seconds = render_start.elapsed().as_secs_f64().max(1e-9);
 
     let far = world.camera.far;
@@ -279,7 +278,11 @@ fn manifest(
                 })
                 .collect();
         }
-        v["lit"] = json!(world.lights.iter().any(|l| matches!(l, Light::Sky(_))));
+        v["lit"] = json!(world
+            .trace
+            .lights
+            .iter()
+            .any(|l| matches!(l, Light::Sky(_))));
         v
     });
     // Positions and radii as placed in the world (a prefab's light by its placement).
@@ -307,6 +310,7 @@ fn manifest(
         }));
     }
     let emissive_triangles = world
+        .trace
         .lights
         .iter()
         .filter(|l| matches!(l, Light::Triangle { .. }))

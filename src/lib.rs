@@ -2,14 +2,18 @@
 //!
 //! The pipeline, one module per stage: [`scene`] (read, check, resolve) → [`assets`] (glTF,
 //! HDR) → [`world`] (the render-ready scene) → [`accel`] (BVH) → [`integrator`] (path tracing
-//! over [`materials`], [`lights`], [`camera`]) → [`film`] (samples into pixels) → [`plates`]
-//! (the plate folder). [`bake`] runs the whole pipeline.
-#![warn(missing_docs)]
+//! and the render loop, over [`materials`], [`lights`], [`camera`]) → [`film`] (samples into
+//! pixels) → [`plates`] (the plate folder). [`sampling`] (sampler, warps, distributions) and
+//! [`color`] serve every stage and read none. [`bake`] runs the whole pipeline.
+//!
+//! Dependencies run one way: the film knows nothing of the integrator, the world nothing of
+//! the integrator, cameras and lights nothing of materials.
 
 pub mod accel;
 pub mod assets;
 pub mod bake;
 pub mod camera;
+pub mod color;
 pub mod film;
 pub mod geometry;
 pub mod integrator;
@@ -17,5 +21,6 @@ pub mod lights;
 pub mod materials;
 pub mod plates;
 pub mod report;
+pub mod sampling;
 pub mod scene;
 pub mod world;

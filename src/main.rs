@@ -15,8 +15,7 @@ use std::time::Instant;
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use pfx_bake::bake::{bake, BakeError, BakeOptions, BakeReport};
-use pfx_bake::film::Progress;
-use pfx_bake::integrator::Settings;
+use pfx_bake::integrator::{Progress, Settings};
 use pfx_bake::report::{self, Renderer};
 use pfx_bake::scene::{self, project};
 

@@ -42,7 +42,7 @@ pub struct MeshShading {
 /// Per instance: how to shade what a ray meets.
 #[derive(Clone, Debug)]
 pub struct InstanceInfo {
-    /// Index into [`World::materials`].
+    /// Index into [`TraceScene::materials`].
     pub material: u32,
     /// Object-to-world matrix for normals (inverse transpose).
     pub normal_matrix: Mat3,
@@ -54,7 +54,7 @@ pub struct InstanceInfo {
     pub first_light: Option<u32>,
     /// Index into [`World::objects`].
     pub object: u32,
-    /// Index into [`World::cuts`] when clip planes or a cut-out material cut the surface.
+    /// Index into [`TraceScene::cuts`] when clip planes or a cut-out material cut the surface.
     pub cut: Option<u32>,
 }
 
@@ -128,8 +128,10 @@ pub struct Capability {
     pub count: usize,
 }
 
-/// The render-ready scene.
-pub struct World {
+/// What rays read while a bake traces: geometry, materials, lights and sky. Immutable once
+/// built, borrowed by the integrator; it holds nothing about the camera, the manifest or the
+/// scene's files.
+pub struct TraceScene {
     /// Triangles and the BVH over the static, drawn and shadow-casting objects.
     pub accel: Accel,
     /// Per accel mesh.
@@ -143,22 +145,20 @@ pub struct World {
     /// Per triangle light (they come first in `lights`): the instance it is a face of, so that
     /// light sampling can refuse a point a [`Cut`] removes.
     pub light_instance: Vec<u32>,
-    /// World position and radius of each `[[light]]`, then each `[[emitter]]`, in the scene's
-    /// order: a prefab's light placed by its placement's transform (for the manifest).
-    pub placed_lights: Vec<(Vec3, f32)>,
     /// `[trace] clamp_indirect`: the luminance cap on light contributions past the first
     /// hit; 0 is off.
     pub clamp_indirect: f32,
-    /// The sun as resolved for this bake (`None` without `[sun]`), also when it is below the
-    /// horizon and dark: what the manifest records.
-    pub sun: Option<ResolvedSun>,
     /// `[trace] transmissive_shadows`, and some material is glass: shadow rays pass glass
     /// surfaces, tinted, instead of stopping at them.
     pub transmissive_shadows: bool,
     /// The cuts instances point at; empty when nothing is cut, and then no ray pays for them.
     pub cuts: Vec<Cut>,
-    /// Chooses a light for next-event estimation, by power.
-    pub light_choice: Distribution1D,
+    /// Each light's power (W, luminance-weighted, see [`Light::power`]) as a distribution:
+    /// the integrator's light choice starts from it.
+    pub light_power: Distribution1D,
+    /// Each light's power, W (luminance-weighted), in `lights` order: what `light_power` was
+    /// made from.
+    pub light_powers: Vec<f32>,
     /// Indices of sphere lights other rays can hit.
     pub spheres: Vec<u32>,
     /// Indices of every sphere light, the ones that cast no shadow included (the camera sees
@@ -166,8 +166,21 @@ pub struct World {
     pub all_spheres: Vec<u32>,
     /// Indices of lights at infinity (sky, sun disk) an escaping ray sees.
     pub infinite: Vec<u32>,
+}
+
+/// The render-ready scene: what rays read ([`TraceScene`]), the camera, and what the bake
+/// reports about the scene (objects, lights as placed, notes, files).
+pub struct World {
+    /// What rays read.
+    pub trace: TraceScene,
     /// The camera.
     pub camera: Camera,
+    /// World position and radius of each `[[light]]`, then each `[[emitter]]`, in the scene's
+    /// order: a prefab's light placed by its placement's transform (for the manifest).
+    pub placed_lights: Vec<(Vec3, f32)>,
+    /// The sun as resolved for this bake (`None` without `[sun]`), also when it is below the
+    /// horizon and dark: what the manifest records.
+    pub sun: Option<ResolvedSun>,
     /// Object keys by index, and whether each is in the plate.
     pub objects: Vec<ObjectRecord>,
     /// Notes on what the scene holds that this version does not draw.
@@ -891,7 +904,7 @@ impl World {
         let radius = (0.5 * (hi - lo).length()).max(1e-3);
         let radius = if radius.is_finite() { radius } else { 1.0 };
         let powers: Vec<f32> = lights.iter().map(|l| l.power(radius)).collect();
-        let light_choice = Distribution1D::new(&powers);
+        let light_power = Distribution1D::new(&powers);
         if lights.is_empty() {
             capabilities.push(Capability {
                 what: "lights".into(),
@@ -910,27 +923,30 @@ impl World {
         let camera = Camera::new(&scene.camera.clone().unwrap_or_default(), size);
         let transmissive_shadows = scene.trace.as_ref().is_some_and(|t| t.transmissive_shadows)
             && materials.iter().any(|m| m.bxdf.transmits());
-        let mut world = World {
-            accel,
-            shading,
-            instances: infos,
-            materials,
-            lights,
-            light_instance,
-            placed_lights,
-            clamp_indirect: scene
-                .trace
-                .as_ref()
-                .map_or(0.0, |t| t.clamp_indirect)
-                .clamp(0.0, 10_000.0),
-            transmissive_shadows,
-            sun,
-            cuts,
-            light_choice,
-            spheres,
-            all_spheres,
-            infinite,
+        Ok(World {
+            trace: TraceScene {
+                accel,
+                shading,
+                instances: infos,
+                materials,
+                lights,
+                light_instance,
+                clamp_indirect: scene
+                    .trace
+                    .as_ref()
+                    .map_or(0.0, |t| t.clamp_indirect)
+                    .clamp(0.0, 10_000.0),
+                transmissive_shadows,
+                cuts,
+                light_power,
+                light_powers: powers,
+                spheres,
+                all_spheres,
+                infinite,
+            },
             camera,
+            placed_lights,
+            sun,
             objects,
             capabilities: {
                 capabilities.sort_by(|a, b| a.what.cmp(&b.what));
@@ -938,13 +954,7 @@ impl World {
             },
             asset_warnings,
             asset_files,
-        };
-        // Lights picked by what they light in view, where a fixed pre-pass can tell
-        // (integrator/guide.rs); the power distribution otherwise.
-        if let Some(guided) = world.guided_light_choice(&powers) {
-            world.light_choice = guided;
-        }
-        Ok(world)
+        })
     }
 }
 
@@ -1473,15 +1483,17 @@ mod tests {
             * m([0.0, 0.5, 0.0], [0.0; 3], [1.0; 3])
             * m([0.0, -0.25, 0.0], [0.0; 3], [0.5; 3]);
         let stem = world
+            .trace
             .instances
             .iter()
-            .zip(world.accel.instances())
+            .zip(world.trace.accel.instances())
             .find(|(info, _)| world.objects[info.object as usize].key == "right lamp/stem")
             .map(|(_, inst)| inst.world_from_object)
             .unwrap();
         assert!(stem.abs_diff_eq(want, 1e-5), "{stem} {want}");
         // Bulbs at [0, 0.45, 0] in each lamp's frame, radius 0.05 times the mean scale.
         let spheres: Vec<(Vec3, f32, f32)> = world
+            .trace
             .lights
             .iter()
             .filter_map(|l| match l {

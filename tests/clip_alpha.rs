@@ -8,8 +8,8 @@
 
 use std::path::{Path, PathBuf};
 
-use pfx_bake::film::{self, Image, NoProgress};
-use pfx_bake::integrator::Settings;
+use pfx_bake::film::Image;
+use pfx_bake::integrator::{self, NoProgress, Settings};
 use pfx_bake::scene::{self, Projection, Scene, Shadow, Sun, SunModel};
 use pfx_bake::world::World;
 
@@ -161,7 +161,7 @@ fn scene(
 
 fn render(scene: &Scene, spp: u32, max_depth: u32) -> (World, Image) {
     let world = World::build(scene, [SIZE, SIZE]).unwrap_or_else(|e| panic!("{:#?}", e.0));
-    let image = film::render(
+    let image = integrator::render(
         &world,
         &Settings {
             spp,
@@ -489,7 +489,7 @@ alpha_cutoff = 0.25
             .any(|n| n.contains("clip") || n.contains("alpha")),
         "{notes:?}"
     );
-    assert_eq!(world.cuts.len(), 1);
+    assert_eq!(world.trace.cuts.len(), 1);
 }
 
 #[test]

@@ -3,8 +3,7 @@
 
 use std::path::PathBuf;
 
-use pfx_bake::film::{self, NoProgress};
-use pfx_bake::integrator::Settings;
+use pfx_bake::integrator::{self, NoProgress, Settings};
 use pfx_bake::scene::{self, Scene, Sky, SkyKind};
 use pfx_bake::world::World;
 
@@ -87,7 +86,7 @@ fn render_box_of(material: scene::Material, spp: u32, max_depth: u32) -> (f64, f
     let mut scene = furnace_scene(dir.path(), 1.0, 1.0, 0.0, 0.0);
     scene.materials = vec![material];
     let world = World::build(&scene, [48, 48]).unwrap_or_else(|e| panic!("{:#?}", e.0));
-    let image = film::render(
+    let image = integrator::render(
         &world,
         &Settings {
             spp,
@@ -268,7 +267,7 @@ fn closed_emissive_box_sums_every_bounce() {
         ..Default::default()
     });
     let world = World::build(&scene, [24, 24]).unwrap_or_else(|e| panic!("{:#?}", e.0));
-    let image = film::render(
+    let image = integrator::render(
         &world,
         &Settings {
             spp: 64,

@@ -10,8 +10,7 @@
 
 use std::path::PathBuf;
 
-use pfx_bake::film::{self, NoProgress};
-use pfx_bake::integrator::Settings;
+use pfx_bake::integrator::{self, NoProgress, Settings};
 use pfx_bake::scene::{self, Scene};
 use pfx_bake::world::World;
 
@@ -114,7 +113,7 @@ fn scene(pane: bool, transmissive_shadows: bool, lamp: Lamp, roughness: f32) -> 
 fn centre(scene: &Scene, spp: u32) -> f64 {
     let n = 64usize;
     let world = World::build(scene, [n as u32, n as u32]).unwrap_or_else(|e| panic!("{:#?}", e.0));
-    let image = film::render(
+    let image = integrator::render(
         &world,
         &Settings {
             spp,

@@ -16,8 +16,7 @@ use std::path::{Path, PathBuf};
 use glam::Vec3;
 use pfx_bake::assets::SUPPORTED_REQUIRED_EXTENSIONS;
 use pfx_bake::bake::{bake, BakeError, BakeOptions};
-use pfx_bake::film::NoProgress;
-use pfx_bake::integrator::Settings;
+use pfx_bake::integrator::{NoProgress, Settings};
 use pfx_bake::plates::{read_exr_rgb, BEAUTY_FILE};
 
 fn shared_gltf() -> PathBuf {

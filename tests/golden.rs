@@ -20,8 +20,8 @@
 use std::path::{Path, PathBuf};
 
 use glam::{Vec3, Vec4};
-use pfx_bake::film::{self, Image, NoProgress};
-use pfx_bake::integrator::Settings;
+use pfx_bake::film::Image;
+use pfx_bake::integrator::{self, NoProgress, Settings};
 use pfx_bake::plates::{preview_rgb8, read_exr_rgb, PlateImages};
 use pfx_bake::scene::{self, Scene};
 use pfx_bake::world::World;
@@ -137,7 +137,7 @@ impl Shot {
             seed,
             ..Settings::default()
         };
-        let image = film::render(&world, &settings, &NoProgress);
+        let image = integrator::render(&world, &settings, &NoProgress);
         assert_eq!(image.dropped, 0, "non-finite samples were dropped");
         Shot { world, image }
     }

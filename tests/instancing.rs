@@ -91,7 +91,7 @@ fn gltf_meshes_sharing_accessors_are_stored_once() {
         "meshes/spheres.glb",
     );
     let world = build(&dir.path().join("t.scene.toml"));
-    let accel = &world.accel;
+    let accel = &world.trace.accel;
 
     assert_eq!(accel.meshes().len(), 26, "the sphere and 25 label pieces");
     assert_eq!(stored(accel), 12_209);
@@ -183,7 +183,7 @@ fn gltf_nodes_sharing_a_mesh_are_stored_once() {
         "meshes/SimpleInstancing.glb",
     );
     let world = build(&dir.path().join("t.scene.toml"));
-    let accel = &world.accel;
+    let accel = &world.trace.accel;
     assert_eq!(accel.meshes().len(), 2);
     assert_eq!(accel.instances().len(), 2 + 125);
     let per_mesh = |m: u32| accel.instances().iter().filter(|i| i.mesh == m).count();
@@ -214,7 +214,7 @@ fn gltf_nodes_sharing_a_mesh_are_stored_once() {
 fn tile_layer_and_prefab_placements_store_one_mesh() {
     let (dir, scene_file) = tile_project(100, 64);
     let world = build(&scene_file);
-    let accel = &world.accel;
+    let accel = &world.trace.accel;
     let cells = 100 * 100;
 
     assert_eq!(
@@ -232,10 +232,10 @@ fn tile_layer_and_prefab_placements_store_one_mesh() {
     // instances alone. A copy per instance would be ~700 kB each.
     let (_two_dir, two_file) = tile_project(1, 1);
     let two = build(&two_file);
-    assert_eq!(two.accel.instances().len(), 2);
+    assert_eq!(two.trace.accel.instances().len(), 2);
     let per_instance =
-        (accel.memory_bytes() - two.accel.memory_bytes()) as f64 / (cells + 62) as f64;
-    let mesh_bytes = two.accel.memory_bytes() as f64;
+        (accel.memory_bytes() - two.trace.accel.memory_bytes()) as f64 / (cells + 62) as f64;
+    let mesh_bytes = two.trace.accel.memory_bytes() as f64;
     assert!(
         per_instance < 512.0,
         "{per_instance:.1} bytes per instance (the mesh alone is {mesh_bytes} bytes)"
@@ -253,7 +253,7 @@ fn tile_layer_and_prefab_placements_store_one_mesh() {
                 mask::DRAWN,
             )
             .unwrap_or_else(|| panic!("cell [{i}, {j}] missed"));
-        let object = &world.objects[world.instances[hit.instance as usize].object as usize];
+        let object = &world.objects[world.trace.instances[hit.instance as usize].object as usize];
         assert_eq!(object.key, format!("floor/{i},{j}/ball"), "cell [{i}, {j}]");
         assert!((hit.t - (10.0 - radius)).abs() < 1e-3, "t {}", hit.t);
         let xf = accel.instances()[hit.instance as usize].world_from_object;
@@ -268,7 +268,7 @@ fn tile_layer_and_prefab_placements_store_one_mesh() {
                 mask::DRAWN,
             )
             .unwrap_or_else(|| panic!("placement {k} missed"));
-        let object = &world.objects[world.instances[hit.instance as usize].object as usize];
+        let object = &world.objects[world.trace.instances[hit.instance as usize].object as usize];
         assert_eq!(object.key, format!("p{k}/ball"));
     }
     drop(dir);

@@ -4,22 +4,23 @@
 
 use std::path::Path;
 
-use pfx_bake::film::{self, NoProgress};
-use pfx_bake::integrator::Settings;
-use pfx_bake::lights::Distribution1D;
+use pfx_bake::integrator::{self, NoProgress, PathTracer, Settings};
+use pfx_bake::sampling::Distribution1D;
 use pfx_bake::scene;
 use pfx_bake::world::World;
 
-fn mean(world: &World, seed: u64) -> [f64; 3] {
-    let img = film::render(
-        world,
-        &Settings {
-            spp: 256,
-            seed,
-            ..Settings::default()
-        },
-        &NoProgress,
-    );
+fn settings(seed: u64) -> Settings {
+    Settings {
+        spp: 256,
+        seed,
+        ..Settings::default()
+    }
+}
+
+/// The mean radiance of the image `world`'s camera sees, lights picked by `choice`.
+fn mean(world: &World, choice: &Distribution1D, seed: u64) -> [f64; 3] {
+    let tracer = PathTracer::with_light_choice(&world.trace, choice.clone(), settings(seed));
+    let img = integrator::render_with(&tracer, &world.camera, &NoProgress);
     let n = img.radiance.len() as f64;
     let mut m = [0.0; 3];
     for p in &img.radiance {
@@ -33,21 +34,25 @@ fn mean(world: &World, seed: u64) -> [f64; 3] {
 #[test]
 fn guided_light_choice_keeps_the_mean_and_favours_what_lights_the_view() {
     let s = scene::load(Path::new("tests/data/golden/lights.scene.toml")).unwrap();
-    let mut w = World::build(&s, [48, 36]).map_err(|e| e.0).unwrap();
-    let guided = w.light_choice.clone();
-    let (lo, hi) = w.accel.bounds();
+    let w = World::build(&s, [48, 36]).map_err(|e| e.0).unwrap();
+    let guided = PathTracer::new(&w.trace, &w.camera, settings(0))
+        .light_choice()
+        .clone();
+    let (lo, hi) = w.trace.accel.bounds();
     let radius = (0.5 * (hi - lo).length()).max(1e-3);
-    let powers: Vec<f32> = w.lights.iter().map(|l| l.power(radius)).collect();
+    let powers: Vec<f32> = w.trace.lights.iter().map(|l| l.power(radius)).collect();
     let by_power = Distribution1D::new(&powers);
     let pick = |d: &Distribution1D| -> Vec<f32> {
-        (0..w.lights.len()).map(|i| d.discrete_pdf(i)).collect()
+        (0..w.trace.lights.len())
+            .map(|i| d.discrete_pdf(i))
+            .collect()
     };
     let (g, p) = (pick(&guided), pick(&by_power));
     println!("guided {g:?}\npower  {p:?}");
     // Lights: the panel's two triangles, far, near, dot, sun. The far light is the strongest
     // but the cube hides it from much of the view: the guide gives it fewer picks, and
     // the weak near light, which lights the front, more.
-    assert_eq!(w.lights.len(), 6);
+    assert_eq!(w.trace.lights.len(), 6);
     assert!(g[2] < 0.8 * p[2], "far: guided {} power {}", g[2], p[2]);
     assert!(g[3] > 2.0 * p[3], "near: guided {} power {}", g[3], p[3]);
     // Every light keeps at least the power share of the mixture.
@@ -58,9 +63,8 @@ fn guided_light_choice_keeps_the_mean_and_favours_what_lights_the_view() {
     // Same mean. Renders with the same seed share their sample points, so their difference is
     // far below the difference between seeds (0.9 % here): a bias of a light's share would
     // show well above the 0.3 % allowed, while the seeds' own spread could hide 1 %.
-    let gm = [mean(&w, 1), mean(&w, 2)];
-    w.light_choice = by_power;
-    let pm = [mean(&w, 1), mean(&w, 2)];
+    let gm = [mean(&w, &guided, 1), mean(&w, &guided, 2)];
+    let pm = [mean(&w, &by_power, 1), mean(&w, &by_power, 2)];
     for (g, p) in gm.iter().zip(&pm) {
         println!("guided {g:?} power {p:?}");
         for c in 0..3 {
@@ -104,9 +108,10 @@ fn many_lights_are_guided_on_a_subsampled_pass() {
     std::fs::write(&file, text).unwrap();
     let s = scene::load(&file).unwrap();
     let w = World::build(&s, [48, 36]).map_err(|e| e.0).unwrap();
-    assert_eq!(w.lights.len(), 300);
+    assert_eq!(w.trace.lights.len(), 300);
+    let tracer = PathTracer::new(&w.trace, &w.camera, settings(0));
     let (front, back): (f32, f32) = (0..300).fold((0.0, 0.0), |(f, b), i| {
-        let p = w.light_choice.discrete_pdf(i);
+        let p = tracer.light_choice().discrete_pdf(i);
         if i % 2 == 0 {
             (f + p, b)
         } else {

@@ -8,8 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
-use pfx_bake::film::{self, NoProgress};
-use pfx_bake::integrator::Settings;
+use pfx_bake::integrator::{self, NoProgress, Settings};
 use pfx_bake::plates::read_exr_rgb;
 use pfx_bake::scene;
 use pfx_bake::world::World;
@@ -30,7 +29,7 @@ fn render(scene_file: &Path, spp: u32, seed: u64) -> Vec<[f32; 3]> {
         seed,
         ..Settings::default()
     };
-    let image = film::render(&world, &settings, &NoProgress);
+    let image = integrator::render(&world, &settings, &NoProgress);
     assert_eq!(image.dropped, 0, "non-finite samples were dropped");
     image.radiance.iter().map(|c| c.to_array()).collect()
 }

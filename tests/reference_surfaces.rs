@@ -22,8 +22,7 @@
 use std::path::{Path, PathBuf};
 
 use glam::{Vec2, Vec3};
-use pfx_bake::film::{self, NoProgress};
-use pfx_bake::integrator::Settings;
+use pfx_bake::integrator::{self, NoProgress, Settings};
 use pfx_bake::plates::read_exr_rgb;
 use pfx_bake::scene;
 use pfx_bake::world::World;
@@ -117,7 +116,7 @@ fn render(world: &World, spp: u32, seed: u64) -> Vec<[f32; 3]> {
         seed,
         ..Settings::default()
     };
-    let image = film::render(world, &settings, &NoProgress);
+    let image = integrator::render(world, &settings, &NoProgress);
     assert_eq!(image.dropped, 0, "non-finite samples were dropped");
     image.radiance.iter().map(|c| c.to_array()).collect()
 }

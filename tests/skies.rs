@@ -6,8 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use pfx_bake::assets::{load_hdr, HdrMap};
-use pfx_bake::film::{self, NoProgress};
-use pfx_bake::integrator::Settings;
+use pfx_bake::integrator::{self, NoProgress, Settings};
 use pfx_bake::lights::skymaps::{self, bake_mix, render_room, LayerSource};
 use pfx_bake::scene::{self, Scene, SkyKind};
 use pfx_bake::world::World;
@@ -136,8 +135,8 @@ fn diffuse_plane(sky: &str, spp: u32) -> [f64; 3] {
         "{:#?}",
         world.capabilities
     );
-    assert_eq!(world.infinite.len(), 1, "one sky light");
-    let image = film::render(
+    assert_eq!(world.trace.infinite.len(), 1, "one sky light");
+    let image = integrator::render(
         &world,
         &Settings {
             spp,
@@ -247,7 +246,7 @@ fn mix_layers_are_reported_by_key_and_analytic_skies_need_a_sun() {
         .map(|c| c.what.as_str())
         .collect();
     assert_eq!(sky_notes, ["sky analytic without sun"]);
-    assert_eq!(world.infinite.len(), 1, "the room layer is drawn");
+    assert_eq!(world.trace.infinite.len(), 1, "the room layer is drawn");
 
     // An analytic sky follows the sun: without one it draws nothing and says so.
     let dir = project("[sky]\nkind = \"analytic\"\nturbidity = 4\n");
@@ -259,7 +258,7 @@ fn mix_layers_are_reported_by_key_and_analytic_skies_need_a_sun() {
         .map(|c| c.what.as_str())
         .collect();
     assert_eq!(sky_notes, ["sky analytic without sun"]);
-    assert!(world.infinite.is_empty());
+    assert!(world.trace.infinite.is_empty());
 }
 
 /// The analytic sky and the daylight sun through the whole pipeline: the floor gets
@@ -285,7 +284,7 @@ fn diffuse_plane_under_the_analytic_sky_and_the_daylight_sun() {
     );
     let e_sun = daylight_sun(4.0, el);
     assert_eq!(sun.irradiance, e_sun);
-    let image = film::render(
+    let image = integrator::render(
         &world,
         &Settings {
             spp: 64,
@@ -340,6 +339,7 @@ fn ambient_sets_the_analytic_sky_level_under_an_authored_sun() {
         let world =
             World::build(&load(dir.path()), [8, 8]).unwrap_or_else(|e| panic!("{:#?}", e.0));
         let radiance = world
+            .trace
             .lights
             .iter()
             .find_map(|l| match l {

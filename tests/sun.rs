@@ -145,6 +145,7 @@ fn an_authored_sun_follows_the_hour() {
     let s = w.sun.unwrap();
     assert!(s.toward.y < 0.0 && s.irradiance == Vec3::ZERO);
     assert!(!w
+        .trace
         .lights
         .iter()
         .any(|l| matches!(l, pfx_bake::lights::Light::Sun { .. })));

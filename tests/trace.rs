@@ -4,8 +4,7 @@
 
 use std::path::Path;
 
-use pfx_bake::film::{self, NoProgress};
-use pfx_bake::integrator::Settings;
+use pfx_bake::integrator::{self, NoProgress, Settings};
 use pfx_bake::scene;
 use pfx_bake::world::World;
 
@@ -29,7 +28,7 @@ fn scene_with(dir: &Path, trace: &str) -> scene::Scene {
 }
 
 fn mean(world: &World, max_depth: u32) -> f64 {
-    let img = film::render(
+    let img = integrator::render(
         world,
         &Settings {
             spp: 16,
@@ -77,7 +76,7 @@ fn clamp_indirect_caps_only_light_past_the_first_hit() {
     // A cap of 1e-6 leaves at most ~1e-6 per contribution past the first hit.
     assert!((capped / direct - 1.0).abs() < 1e-3, "{capped} vs {direct}");
     // A cap above every contribution changes nothing, to the bit.
-    let a = film::render(
+    let a = integrator::render(
         &plain,
         &Settings {
             spp: 4,
@@ -85,7 +84,7 @@ fn clamp_indirect_caps_only_light_past_the_first_hit() {
         },
         &NoProgress,
     );
-    let b = film::render(
+    let b = integrator::render(
         &huge,
         &Settings {
             spp: 4,
@@ -137,7 +136,7 @@ fn caustic_scene(dir: &Path, trace: &str) -> scene::Scene {
 /// noise the two seeds disagree by.
 fn seed_noise(world: &World) -> (f64, f64) {
     let render = |seed| {
-        film::render(
+        integrator::render(
             world,
             &Settings {
                 spp: 16,
@@ -182,9 +181,19 @@ fn filter_glossy_takes_out_caustic_noise_and_keeps_the_energy() {
     .unwrap();
     assert!(soft.capabilities.is_empty(), "{:?}", soft.capabilities);
     // The mirror's filtered model is rougher; the rough white wall's is itself.
-    let mirror = soft.materials.iter().find(|m| m.key == "mirror").unwrap();
+    let mirror = soft
+        .trace
+        .materials
+        .iter()
+        .find(|m| m.key == "mirror")
+        .unwrap();
     assert_ne!(mirror.filtered, mirror.bxdf);
-    let white = soft.materials.iter().find(|m| m.key == "white").unwrap();
+    let white = soft
+        .trace
+        .materials
+        .iter()
+        .find(|m| m.key == "white")
+        .unwrap();
     assert_eq!(white.filtered, white.bxdf);
 
     let (m_sharp, noise_sharp) = seed_noise(&sharp);

@@ -5,7 +5,7 @@ use glam::{Mat4, Vec2, Vec3, Vec4};
 
 use crate::geometry::Ray;
 // The lens and the diffuse lobe share one disk warp.
-use crate::materials::warp::concentric_disk;
+use crate::sampling::warp::concentric_disk;
 use crate::scene::{self, Projection};
 
 /// A camera ready to make rays for an image of `width` × `height` pixels.

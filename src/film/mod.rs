@@ -1,35 +1,11 @@
-//! The film: samples into pixels, tile by tile on rayon's threads, each pixel's samples summed
-//! in sample order so the image does not depend on the thread count or the tile order.
+//! The film: receives camera samples and turns them into pixels.
+//!
+//! The render loop hands the film whole tiles ([`FilmTile`]): each pixel's samples are summed
+//! there in sample order, in `f64`, so a pixel's value depends only on its own samples, never
+//! on the thread count or the order tiles finish in. The film knows nothing of how samples are
+//! made.
 
-pub mod sampler;
-
-use std::sync::atomic::{AtomicU64, Ordering};
-
-use glam::{Vec2, Vec3};
-use rayon::prelude::*;
-
-use crate::integrator::{Counters, Settings};
-use crate::world::World;
-use sampler::Sampler;
-
-/// Tile edge, pixels.
-pub const TILE: u32 = 16;
-
-/// Receives progress from a render; the library never prints, the binary implements this.
-pub trait Progress: Sync {
-    /// The render will report `total` samples.
-    fn begin(&self, total: u64);
-    /// `n` more samples are done.
-    fn advance(&self, n: u64);
-}
-
-/// A progress sink that ignores everything.
-pub struct NoProgress;
-
-impl Progress for NoProgress {
-    fn begin(&self, _total: u64) {}
-    fn advance(&self, _n: u64) {}
-}
+use glam::Vec3;
 
 /// The rendered images.
 #[derive(Clone, Debug)]
@@ -42,7 +18,8 @@ pub struct Image {
     pub radiance: Vec<Vec3>,
     /// Share of the pixel's camera samples that met a drawn object (0 is sky).
     pub coverage: Vec<f32>,
-    /// Planar view-space depth at the pixel centre; `None` where the centre sees the sky.
+    /// Planar view-space depth at the pixel centre, scene units; `None` where the centre sees
+    /// the sky.
     pub depth: Vec<Option<f32>>,
     /// Rays traced.
     pub rays: u64,
@@ -50,89 +27,202 @@ pub struct Image {
     pub dropped: u64,
 }
 
-struct Tile {
-    x0: u32,
-    y0: u32,
-    w: u32,
-    h: u32,
+/// A rectangle of pixels, the unit of work the render loop hands out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TileRect {
+    /// Left column, pixels.
+    pub x0: u32,
+    /// Top row, pixels.
+    pub y0: u32,
+    /// Width, pixels.
+    pub w: u32,
+    /// Height, pixels.
+    pub h: u32,
 }
 
-/// Renders the world's camera view at `settings.spp` samples per pixel.
-pub fn render(world: &World, settings: &Settings, progress: &dyn Progress) -> Image {
-    let [width, height] = world.camera.size;
-    let sampler = Sampler::new(settings.seed);
-    let mut tiles = Vec::new();
-    for y0 in (0..height).step_by(TILE as usize) {
-        for x0 in (0..width).step_by(TILE as usize) {
-            tiles.push(Tile {
+/// The tiles of edge `edge` covering a `width` × `height` image, row by row from the top left
+/// (the last column and row of tiles are cut to the image).
+pub fn tiles(width: u32, height: u32, edge: u32) -> Vec<TileRect> {
+    let edge = edge.max(1);
+    let mut out = Vec::new();
+    for y0 in (0..height).step_by(edge as usize) {
+        for x0 in (0..width).step_by(edge as usize) {
+            out.push(TileRect {
                 x0,
                 y0,
-                w: TILE.min(width - x0),
-                h: TILE.min(height - y0),
+                w: edge.min(width - x0),
+                h: edge.min(height - y0),
             });
         }
     }
-    progress.begin(width as u64 * height as u64 * settings.spp as u64);
-    let rays = AtomicU64::new(0);
-    let dropped = AtomicU64::new(0);
-    let done: Vec<Vec<(Vec3, f32, Option<f32>)>> = tiles
-        .par_iter()
-        .map(|t| {
-            let mut counters = Counters::default();
-            let mut out = Vec::with_capacity((t.w * t.h) as usize);
-            for y in t.y0..t.y0 + t.h {
-                for x in t.x0..t.x0 + t.w {
-                    let pixel = [x, y];
-                    let mut sum = [0.0f64; 3];
-                    let mut hits = 0u32;
-                    for i in 0..settings.spp {
-                        // A one-pixel box filter: the film point is uniform over the pixel.
-                        let j = sampler.get_2d(pixel, i, 0);
-                        let film = Vec2::new(x as f32 + j.x, y as f32 + j.y);
-                        let (l, covered) =
-                            world.li(&sampler, pixel, i, film, settings, &mut counters);
-                        sum[0] += l.x as f64;
-                        sum[1] += l.y as f64;
-                        sum[2] += l.z as f64;
-                        hits += covered as u32;
-                    }
-                    let n = settings.spp.max(1) as f64;
-                    let mean = Vec3::new(
-                        (sum[0] / n) as f32,
-                        (sum[1] / n) as f32,
-                        (sum[2] / n) as f32,
-                    );
-                    let depth = world.depth_at(Vec2::new(x as f32 + 0.5, y as f32 + 0.5));
-                    out.push((mean, hits as f32 / settings.spp.max(1) as f32, depth));
+    out
+}
+
+/// One pixel's running sums.
+#[derive(Clone, Copy, Debug, Default)]
+struct PixelSum {
+    radiance: [f64; 3],
+    samples: u32,
+    covered: u32,
+    depth: Option<f32>,
+}
+
+/// The samples of one tile, accumulated pixel by pixel.
+#[derive(Clone, Debug)]
+pub struct FilmTile {
+    rect: TileRect,
+    pixels: Vec<PixelSum>,
+}
+
+impl FilmTile {
+    /// An empty tile over `rect`.
+    pub fn new(rect: TileRect) -> FilmTile {
+        FilmTile {
+            rect,
+            pixels: vec![PixelSum::default(); (rect.w * rect.h) as usize],
+        }
+    }
+
+    fn pixel(&mut self, pixel: [u32; 2]) -> Option<&mut PixelSum> {
+        let (x, y) = (
+            pixel[0].checked_sub(self.rect.x0)?,
+            pixel[1].checked_sub(self.rect.y0)?,
+        );
+        if x >= self.rect.w || y >= self.rect.h {
+            return None;
+        }
+        self.pixels.get_mut((y * self.rect.w + x) as usize)
+    }
+
+    /// Adds one camera sample of `pixel` (image coordinates): its radiance, W·m⁻²·sr⁻¹, and
+    /// whether it met a drawn object. Samples of one pixel must come in sample order for the
+    /// sum to be the same whatever the thread count. A pixel outside the tile is ignored.
+    #[inline]
+    pub fn add_sample(&mut self, pixel: [u32; 2], radiance: Vec3, covered: bool) {
+        if let Some(p) = self.pixel(pixel) {
+            p.radiance[0] += radiance.x as f64;
+            p.radiance[1] += radiance.y as f64;
+            p.radiance[2] += radiance.z as f64;
+            p.samples += 1;
+            p.covered += covered as u32;
+        }
+    }
+
+    /// Sets the planar depth of `pixel`, scene units (`None`: the sky).
+    pub fn set_depth(&mut self, pixel: [u32; 2], depth: Option<f32>) {
+        if let Some(p) = self.pixel(pixel) {
+            p.depth = depth;
+        }
+    }
+}
+
+/// The whole image being made: tiles are merged into it as they finish.
+#[derive(Clone, Debug)]
+pub struct Film {
+    width: u32,
+    height: u32,
+    pixels: Vec<PixelSum>,
+}
+
+impl Film {
+    /// An empty film of `width` × `height` pixels.
+    pub fn new(width: u32, height: u32) -> Film {
+        Film {
+            width,
+            height,
+            pixels: vec![PixelSum::default(); width as usize * height as usize],
+        }
+    }
+
+    /// Puts a finished tile's pixels in place (a tile outside the film is cut to it).
+    pub fn merge(&mut self, tile: FilmTile) {
+        let r = tile.rect;
+        for y in 0..r.h {
+            for x in 0..r.w {
+                let (fx, fy) = (r.x0 + x, r.y0 + y);
+                if fx < self.width && fy < self.height {
+                    self.pixels[(fy * self.width + fx) as usize] =
+                        tile.pixels[(y * r.w + x) as usize];
                 }
-            }
-            rays.fetch_add(counters.rays, Ordering::Relaxed);
-            dropped.fetch_add(counters.dropped, Ordering::Relaxed);
-            progress.advance(t.w as u64 * t.h as u64 * settings.spp as u64);
-            out
-        })
-        .collect();
-    let n = (width * height) as usize;
-    let mut radiance = vec![Vec3::ZERO; n];
-    let mut coverage = vec![0.0; n];
-    let mut depth = vec![None; n];
-    for (t, px) in tiles.iter().zip(done) {
-        let mut k = 0;
-        for y in t.y0..t.y0 + t.h {
-            for x in t.x0..t.x0 + t.w {
-                let i = (y * width + x) as usize;
-                (radiance[i], coverage[i], depth[i]) = px[k];
-                k += 1;
             }
         }
     }
-    Image {
-        width,
-        height,
-        radiance,
-        coverage,
-        depth,
-        rays: rays.into_inner(),
-        dropped: dropped.into_inner(),
+
+    /// The mean of each pixel's samples (0 for a pixel with none), with the ray counters.
+    pub fn into_image(self, rays: u64, dropped: u64) -> Image {
+        let radiance = self
+            .pixels
+            .iter()
+            .map(|p| {
+                let n = p.samples.max(1) as f64;
+                Vec3::new(
+                    (p.radiance[0] / n) as f32,
+                    (p.radiance[1] / n) as f32,
+                    (p.radiance[2] / n) as f32,
+                )
+            })
+            .collect();
+        let coverage = self
+            .pixels
+            .iter()
+            .map(|p| p.covered as f32 / p.samples.max(1) as f32)
+            .collect();
+        let depth = self.pixels.iter().map(|p| p.depth).collect();
+        Image {
+            width: self.width,
+            height: self.height,
+            radiance,
+            coverage,
+            depth,
+            rays,
+            dropped,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tiles_cover_the_image_once() {
+        let t = tiles(37, 20, 16);
+        assert_eq!(t.len(), 3 * 2);
+        let area: u32 = t.iter().map(|r| r.w * r.h).sum();
+        assert_eq!(area, 37 * 20);
+        assert_eq!(
+            t[2],
+            TileRect {
+                x0: 32,
+                y0: 0,
+                w: 5,
+                h: 16
+            }
+        );
+    }
+
+    #[test]
+    fn a_pixel_is_the_mean_of_its_samples_and_merges_in_place() {
+        let rect = TileRect {
+            x0: 2,
+            y0: 1,
+            w: 2,
+            h: 2,
+        };
+        let mut tile = FilmTile::new(rect);
+        tile.add_sample([3, 2], Vec3::new(1.0, 2.0, 3.0), true);
+        tile.add_sample([3, 2], Vec3::new(3.0, 2.0, 1.0), false);
+        tile.add_sample([9, 9], Vec3::ONE, true); // outside: ignored
+        tile.set_depth([3, 2], Some(4.5));
+        let mut film = Film::new(4, 3);
+        film.merge(tile);
+        let img = film.into_image(7, 0);
+        let i = 2 * 4 + 3;
+        assert_eq!(img.radiance[i], Vec3::splat(2.0));
+        assert_eq!(img.coverage[i], 0.5);
+        assert_eq!(img.depth[i], Some(4.5));
+        assert_eq!(img.radiance[0], Vec3::ZERO);
+        assert_eq!(img.depth[0], None);
+        assert_eq!(img.rays, 7);
     }
 }

@@ -17,12 +17,15 @@
 use glam::{Vec2, Vec3};
 use rayon::prelude::*;
 
-use super::Meet;
-use crate::film::sampler::Sampler;
+use super::query::{offset_origin, Meet};
+use super::PathTracer;
+use crate::camera::Camera;
+use crate::color::luminance;
 use crate::geometry::{Frame, Ray};
-use crate::lights::{luminance, Distribution1D, Light};
-use crate::materials::warp::cosine_hemisphere;
-use crate::world::{mask, World};
+use crate::lights::Light;
+use crate::sampling::warp::cosine_hemisphere;
+use crate::sampling::{Distribution1D, Sampler};
+use crate::world::mask;
 
 /// The film grid the pass looks through: about this many points along the longer side.
 const GRID: u32 = 48;
@@ -37,12 +40,13 @@ const POWER_SHARE: f32 = 0.25;
 /// The pass's own seed, distinct from any render's stream.
 const SEED: u64 = 0x6c69_6768_745f_6775;
 
-impl World {
-    /// The pick distribution over `self.lights` guided by what the lights light in view, or
-    /// `None` when the power distribution should stay (one light or none, or a pass that saw
-    /// nothing lit).
-    pub(crate) fn guided_light_choice(&self, powers: &[f32]) -> Option<Distribution1D> {
-        let n = self.lights.len();
+impl PathTracer<'_> {
+    /// The pick distribution over the scene's lights guided by what they light in `camera`'s
+    /// view, or `None` when the power distribution should stay (one light or none, or a pass
+    /// that saw nothing lit). Shadow rays are traced as the render traces them.
+    pub(super) fn guided_light_choice(&self, camera: &Camera) -> Option<Distribution1D> {
+        let powers = &self.scene.light_powers;
+        let n = self.scene.lights.len();
         if n < 2 || powers.len() != n {
             return None;
         }
@@ -51,9 +55,9 @@ impl World {
         let mut group_of = vec![0usize; n];
         let mut groups: Vec<Vec<usize>> = Vec::new();
         let mut by_instance = std::collections::HashMap::new();
-        for (l, light) in self.lights.iter().enumerate() {
+        for (l, light) in self.scene.lights.iter().enumerate() {
             let key = match light {
-                Light::Triangle { .. } => self.light_instance.get(l).copied(),
+                Light::Triangle { .. } => self.scene.light_instance.get(l).copied(),
                 _ => None,
             };
             let g = match key {
@@ -81,7 +85,7 @@ impl World {
             })
             .collect();
 
-        let mut points = self.guide_points();
+        let mut points = self.guide_points(camera);
         // Many groups (a scene of hundreds of lamps): keep every k-th point so that the pass
         // stays within its budget, as long as enough points remain to say anything.
         let stride = (points.len() * groups.len()).div_ceil(RAY_BUDGET).max(1);
@@ -155,8 +159,8 @@ impl World {
     /// The points the pass estimates at, each with the normal facing where it was seen from:
     /// the camera's first hits through a coarse film grid, and one cosine-distributed bounce
     /// from each.
-    fn guide_points(&self) -> Vec<(Vec3, Vec3)> {
-        let [w, h] = self.camera.size;
+    fn guide_points(&self, camera: &Camera) -> Vec<(Vec3, Vec3)> {
+        let [w, h] = camera.size;
         if w == 0 || h == 0 {
             return Vec::new();
         }
@@ -170,14 +174,14 @@ impl World {
         for y in 0..gh {
             for x in 0..gw {
                 let film = Vec2::new((x as f32 + 0.5) * step, (y as f32 + 0.5) * step);
-                let ray = self.camera.ray(film, Vec2::splat(0.5));
+                let ray = camera.ray(film, Vec2::splat(0.5));
                 let Some((p, n)) = self.guide_hit(&ray, mask::DRAWN, true) else {
                     continue;
                 };
                 out.push((p, n));
                 let u = sampler.get_2d([x, y], 0, 0);
                 let d = Frame::from_normal(n).to_world(cosine_hemisphere(u));
-                let o = super::offset_origin(p, n, d);
+                let o = offset_origin(p, n, d);
                 if let Some(q) = self.guide_hit(&Ray::new(o, d), mask::CASTS, false) {
                     out.push(q);
                 }
@@ -205,7 +209,7 @@ impl World {
     /// One estimate of the irradiance (luminance) light `l` gives a surface at `p` facing
     /// `n`, shadows included: `L cos / pdf`, zero when the sample is blocked.
     fn irradiance_sample(&self, l: usize, p: Vec3, n: Vec3, u: Vec2) -> f32 {
-        let light = &self.lights[l];
+        let light = &self.scene.lights[l];
         let Some(ls) = light.sample_li(p, u) else {
             return 0.0;
         };
@@ -223,7 +227,7 @@ impl World {
         // Through glass as the render sees it: tinted with `[trace] transmissive_shadows`.
         let mut tr = Vec3::ONE;
         if casts {
-            let o = super::offset_origin(p, n, ls.wi);
+            let o = offset_origin(p, n, ls.wi);
             let t_max = if ls.dist.is_finite() {
                 ((ls.dist - (o - p).length()) * (1.0 - 1e-4)).max(0.0)
             } else {

@@ -5,7 +5,6 @@
 //! spheres, triangles, the sun's disk and the sky is W·m⁻²·sr⁻¹; the sun's `irradiance` is W/m²
 //! on a plane facing it. Every pdf here is per unit solid angle at the shading point.
 
-pub mod distribution;
 pub mod hosek;
 pub mod sky;
 pub mod skymaps;
@@ -15,15 +14,11 @@ use std::f32::consts::PI;
 
 use glam::{Vec2, Vec3};
 
-pub use distribution::{Distribution1D, Distribution2D};
+pub use crate::color::luminance;
+pub use crate::sampling::{Distribution1D, Distribution2D};
 pub use sky::SkyMap;
 
 use crate::geometry::Frame;
-
-/// Luminance of linear Rec.709 RGB.
-pub fn luminance(c: Vec3) -> f32 {
-    0.2126 * c.x + 0.7152 * c.y + 0.0722 * c.z
-}
 
 /// A light sample seen from a shading point.
 #[derive(Clone, Copy, Debug)]

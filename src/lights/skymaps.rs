@@ -40,10 +40,8 @@ pub fn texel_solid_angle(y: usize, w: usize, h: usize) -> f64 {
     (t0.cos() - t1.cos()) * TAU / w as f64
 }
 
-/// Luminance of a texel in f64, by the same Rec.709 weights as [`luminance`].
-fn lum(c: [f64; 3]) -> f64 {
-    0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]
-}
+// Luminance of a texel in f64, by the same Rec.709 weights as `luminance`.
+use crate::color::luminance_f64 as lum;
 
 /// Applies `[sky.prepare]` to a `w` × `h` map, in the spec's order: cap, then balance, then
 /// mean. First every non-finite or negative channel becomes 0 (as [`SkyMap::new`] reads it).
@@ -577,7 +575,7 @@ pub fn build_sky<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::materials::testutil::{chi2_test, Rng};
+    use crate::sampling::testutil::{chi2_test, Rng};
 
     fn close(a: f32, b: f32, tol: f32) -> bool {
         (a - b).abs() <= tol * b.abs().max(1e-6)

@@ -693,7 +693,7 @@ mod tests {
         albedo, assert_reciprocal, assert_sample_is_evaluation, chi2_bxdf, dir, odd_dirs, Rng,
         ODD_VALUES,
     };
-    use crate::materials::warp;
+    use crate::sampling::warp;
 
     const FURNACE_COS: [f32; 9] = [0.02, 0.05, 0.1, 0.2, 0.35, 0.5, 0.7, 0.85, 1.0];
     const COAT_ROUGHNESS: [f32; 4] = [0.05, 0.3, 0.6, 1.0];

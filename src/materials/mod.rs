@@ -15,7 +15,6 @@ pub mod glass;
 mod plain;
 #[cfg(test)]
 pub(crate) mod testutil;
-pub mod warp;
 
 pub use coat::Coated;
 pub use conductor::Conductor;
@@ -23,6 +22,7 @@ pub use glass::Glass;
 pub use plain::Plain;
 
 use crate::geometry::Frame;
+use crate::sampling::warp;
 use glam::{Vec2, Vec3};
 
 /// `x > 0`, false for NaN: the guard that keeps NaN inputs out of the formulas (written as a
