@@ -58,13 +58,14 @@ pub fn render_with(tracer: &PathTracer<'_>, camera: &Camera, progress: &dyn Prog
             for y in rect.y0..rect.y0 + rect.h {
                 for x in rect.x0..rect.x0 + rect.w {
                     let pixel = [x, y];
+                    let pixel_sampler = sampler.pixel(pixel);
                     for i in 0..settings.spp {
                         // A one-pixel box filter: the film point is uniform over the pixel.
-                        let j = sampler.get_2d(pixel, i, 0);
+                        let j = pixel_sampler.get_2d(i, 0);
                         let film = Vec2::new(x as f32 + j.x, y as f32 + j.y);
-                        let lens = sampler.get_2d(pixel, i, 2);
+                        let lens = pixel_sampler.get_2d(i, 2);
                         let ray = camera.ray(film, lens);
-                        let s = tracer.li(&sampler, pixel, i, ray, &mut counters);
+                        let s = tracer.li(&pixel_sampler, i, ray, &mut counters);
                         tile.add_sample(pixel, s.radiance, s.covered);
                     }
                     let centre =

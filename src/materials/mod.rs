@@ -185,24 +185,25 @@ const SHADING_COS_MIN: f32 = 1e-2;
 /// frame agree on whether it is a reflection or a transmission. The integrator weights `f` by
 /// `|wi · shading_normal()|`.
 #[derive(Clone, Copy, Debug)]
-pub struct Bsdf {
+pub struct Bsdf<'a> {
     /// Geometric normal: on `wo`'s side for a reflecting BxDF, the front face's for a
     /// transmitting one.
     ng: Vec3,
     /// Shading frame; its `n` is on `ng`'s side.
     frame: Frame,
-    /// The local BxDF.
-    bxdf: Bxdfs,
+    /// The local BxDF, borrowed from its material (a `Bxdfs` is up to 248 bytes: copying it
+    /// per path vertex showed in the profile).
+    bxdf: &'a Bxdfs,
     /// `bxdf.transmits()`, kept to choose the geometric test without a `match`.
     transmits: bool,
 }
 
-impl Bsdf {
+impl<'a> Bsdf<'a> {
     /// `ng`: geometric normal of the front face, `ns`: shading normal (both unit, world),
     /// `wo`: towards the viewer. A reflecting BxDF has both normals flipped to `wo`'s side of
     /// `ng`; `ns` is always flipped to `ng`'s side. A zero or non-finite `ns` is replaced by
     /// `ng`, and a zero or non-finite `ng` by `ns` (by +Z if both are).
-    pub fn new(ng: Vec3, ns: Vec3, wo: Vec3, bxdf: Bxdfs) -> Bsdf {
+    pub fn new(ng: Vec3, ns: Vec3, wo: Vec3, bxdf: &'a Bxdfs) -> Bsdf<'a> {
         let ng_ok = ng.normalize_or_zero();
         let ns_ok = ns.normalize_or_zero();
         let mut ng = if ng_ok != Vec3::ZERO {
@@ -250,8 +251,8 @@ impl Bsdf {
     }
 
     /// The local BxDF.
-    pub fn bxdf(&self) -> &Bxdfs {
-        &self.bxdf
+    pub fn bxdf(&self) -> &'a Bxdfs {
+        self.bxdf
     }
 
     /// Whether the pair `(wo, wi)` may scatter as the geometry sees it: `wi` above the plane
@@ -322,7 +323,7 @@ impl Bsdf {
     /// not transmit): the factor by whose square radiance throughput shrank at this vertex
     /// (see [`dielectric::Dielectric::relative_eta`]).
     pub fn relative_eta(&self, wo: Vec3, wi: Vec3) -> f32 {
-        match &self.bxdf {
+        match self.bxdf {
             Bxdfs::Glass(g) => g
                 .interface()
                 .relative_eta(self.frame.to_local(wo), self.frame.to_local(wi)),
@@ -336,8 +337,14 @@ mod tests {
     use super::testutil::{chi2_test, Rng};
     use super::*;
 
-    fn plastic() -> Bxdfs {
-        Bxdfs::Plain(Plain::new(Vec3::new(0.8, 0.5, 0.2), 0.4, 0.0, 0.04))
+    /// A plastic BxDF that outlives the test (a `Bsdf` borrows its BxDF).
+    fn plastic() -> &'static Bxdfs {
+        Box::leak(Box::new(Bxdfs::Plain(Plain::new(
+            Vec3::new(0.8, 0.5, 0.2),
+            0.4,
+            0.0,
+            0.04,
+        ))))
     }
 
     #[test]
@@ -477,7 +484,7 @@ mod tests {
             Bxdfs::Plain(Plain::new(Vec3::new(0.95, 0.64, 0.54), 0.4, 1.0, 0.04)),
         ];
         for (i, b) in configs.into_iter().enumerate() {
-            let bsdf = Bsdf::new(ng, ns, wo, b);
+            let bsdf = Bsdf::new(ng, ns, wo, &b);
             let integral = chi2_test(
                 &format!("world {i}"),
                 |u, uc| bsdf.sample_f(wo, uc, u).map(|s| s.wi),
@@ -490,8 +497,13 @@ mod tests {
         }
     }
 
-    fn glass(roughness: f32) -> Bxdfs {
-        Bxdfs::Glass(Glass::new(1.5, roughness, Vec3::ONE))
+    /// A glass BxDF that outlives the test.
+    fn glass(roughness: f32) -> &'static Bxdfs {
+        Box::leak(Box::new(Bxdfs::Glass(Glass::new(
+            1.5,
+            roughness,
+            Vec3::ONE,
+        ))))
     }
 
     #[test]
@@ -588,7 +600,7 @@ mod tests {
         ];
         let models = [
             plastic(),
-            Bxdfs::Conductor(Conductor::new(Vec3::new(1.0, 0.7, 0.3), 0.3)),
+            &Bxdfs::Conductor(Conductor::new(Vec3::new(1.0, 0.7, 0.3), 0.3)),
             glass(0.0),
             glass(0.4),
         ];

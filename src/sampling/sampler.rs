@@ -65,17 +65,24 @@ impl Sampler {
         self.seed
     }
 
+    /// The sampler of one pixel: the same values as [`Sampler::get_1d`] and
+    /// [`Sampler::get_2d`] at that pixel, with the pixel's share of the hashing done once.
+    #[inline]
+    pub fn pixel(&self, pixel: [u32; 2]) -> PixelSampler {
+        let pixel_key = u64::from(pixel[0]) | (u64::from(pixel[1]) << 32);
+        let a = mix64(self.seed ^ 0x9e37_79b9_7f4a_7c15);
+        PixelSampler {
+            key: mix64(a ^ pixel_key),
+        }
+    }
+
     /// Uniform in [0, 1) — never 1.0.
     ///
     /// The first dimension of the pair `dim` (see the module documentation), at sample index
     /// `sample` of pixel `pixel` (x, y).
     #[inline]
     pub fn get_1d(&self, pixel: [u32; 2], sample: u32, dim: u32) -> f32 {
-        let seeds = PairSeeds::new(self.seed, pixel, dim);
-        let index = shuffle_index(sample, seeds.index);
-        // Sobol dimension 0 is the bit reversal of the index; the Owen scramble reverses the
-        // bits again before hashing, so the two reversals cancel.
-        to_unit_f32(lk_hash(index, seeds.x).reverse_bits())
+        self.pixel(pixel).get_1d(sample, dim)
     }
 
     /// dims `dim` and `dim + 1` (callers advance their dimension by 2).
@@ -85,7 +92,33 @@ impl Sampler {
     /// exactly one point.
     #[inline]
     pub fn get_2d(&self, pixel: [u32; 2], sample: u32, dim: u32) -> Vec2 {
-        let seeds = PairSeeds::new(self.seed, pixel, dim);
+        self.pixel(pixel).get_2d(sample, dim)
+    }
+}
+
+/// The sampler of one pixel of one bake ([`Sampler::pixel`]): the values of
+/// [`Sampler::get_1d`] and [`Sampler::get_2d`] at that pixel, bit for bit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PixelSampler {
+    /// The hash of (seed, pixel) every dimension pair's seeds are hashed from.
+    key: u64,
+}
+
+impl PixelSampler {
+    /// Uniform in [0, 1) — never 1.0: [`Sampler::get_1d`] at this pixel.
+    #[inline]
+    pub fn get_1d(&self, sample: u32, dim: u32) -> f32 {
+        let seeds = PairSeeds::new(self.key, dim);
+        let index = shuffle_index(sample, seeds.index);
+        // Sobol dimension 0 is the bit reversal of the index; the Owen scramble reverses the
+        // bits again before hashing, so the two reversals cancel.
+        to_unit_f32(lk_hash(index, seeds.x).reverse_bits())
+    }
+
+    /// dims `dim` and `dim + 1`: [`Sampler::get_2d`] at this pixel.
+    #[inline]
+    pub fn get_2d(&self, sample: u32, dim: u32) -> Vec2 {
+        let seeds = PairSeeds::new(self.key, dim);
         let index = shuffle_index(sample, seeds.index);
         let x = lk_hash(index, seeds.x).reverse_bits();
         let y = lk_hash(sobol1_digits(index), seeds.y).reverse_bits();
@@ -105,16 +138,15 @@ struct PairSeeds {
 }
 
 impl PairSeeds {
+    /// The seeds of pair `dim` of the pixel whose (seed, pixel) hash is `pixel_hash`.
     #[inline]
-    fn new(seed: u64, pixel: [u32; 2], dim: u32) -> PairSeeds {
+    fn new(pixel_hash: u64, dim: u32) -> PairSeeds {
         // Each stage XORs one key into a bijective mix, so for a fixed seed and dim, distinct
         // pixels get distinct 64-bit hashes (and likewise for dims): no two pixels share their
         // scrambles. The odd constants keep seed 0 / pixel 0 / dim 0 away from the mixer's
-        // fixed point at 0.
-        let pixel_key = u64::from(pixel[0]) | (u64::from(pixel[1]) << 32);
-        let a = mix64(seed ^ 0x9e37_79b9_7f4a_7c15);
-        let b = mix64(a ^ pixel_key);
-        let h = mix64(b ^ u64::from(dim).wrapping_mul(0xd6e8_feb8_6659_fd93));
+        // fixed point at 0. The seed and pixel stages are done once per pixel
+        // ([`Sampler::pixel`]).
+        let h = mix64(pixel_hash ^ u64::from(dim).wrapping_mul(0xd6e8_feb8_6659_fd93));
         let h2 = mix64(h ^ 0x2545_f491_4f6c_dd1d);
         PairSeeds {
             index: h as u32,
