@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""Tables of `cargo bench --bench rays` against the rays harness's Embree 4 (and tinybvh) lines.
+
+    python3 benches/rays_table.py OURS.jsonl HARNESS.jsonl [--threads 1]
+
+OURS.jsonl: the JSON lines `cargo bench --bench rays` printed (other lines are ignored).
+HARNESS.jsonl: the harness's `results/results.jsonl` (or the lines one `run.sh bench` appended);
+a later line for the same engine, API, build, scene, set and thread count overrides an earlier
+one, as in the harness's own `table.py`. Embree's anchor per scene and set is its best API, the
+maximum over `rtcIntersect1/4/8/16` (`rtcOccluded*` for shadow rays) of the MEDIUM build of
+Embree 4.4 from C; the summary is the geometric mean over the scenes of the ratio to it.
+Standard library only.
+"""
+
+import argparse
+import json
+import math
+
+SETS = ("primary", "secondary", "shadow")
+
+
+def lines(path):
+    with open(path) as f:
+        for line in f:
+            line = line.strip()
+            if line.startswith("{"):
+                yield json.loads(line)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("ours")
+    ap.add_argument("harness")
+    ap.add_argument("--threads", type=int, default=1)
+    a = ap.parse_args()
+    ours = {(r["scene"], r["set"]): r for r in lines(a.ours) if r.get("engine") == "pfx-bake"}
+    latest = {}
+    for r in lines(a.harness):
+        if r.get("threads") == a.threads:
+            latest[(r["engine"], r["api"], r.get("build"), r["scene"], r["set"])] = r
+    embree, single, tiny = {}, {}, {}
+    for (eng, api, build, scene, st), r in latest.items():
+        k = (scene, st)
+        if eng == "embree4.4 (C)" and build == "medium":
+            embree[k] = max(embree.get(k, 0.0), r["mrays"])
+            if api in ("rtcIntersect1", "rtcOccluded1"):
+                single[k] = r["mrays"]
+        if eng.startswith("tinybvh") and build == "medium":
+            tiny[k] = r["mrays"]
+    scenes = list(dict.fromkeys(s for s, _ in ours))
+    print("| scene | set | pfx-bake Mrays/s | Embree 4 best API | ratio | Embree 4 single ray | ratio "
+          "| tinybvh | ratio | mismatch | build ms | bytes/tri |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    ratios = {st: [] for st in SETS}
+    ratios1 = {st: [] for st in SETS}
+    ratiot = {st: [] for st in SETS}
+    for s in scenes:
+        for st in SETS:
+            r = ours.get((s, st))
+            if r is None:
+                continue
+            e, e1, t = embree.get((s, st)), single.get((s, st)), tiny.get((s, st))
+            cells = [f"{r['mrays']:.3g}"]
+            for ref, acc in ((e, ratios), (e1, ratios1), (t, ratiot)):
+                if ref:
+                    acc[st].append(r["mrays"] / ref)
+                    cells += [f"{ref:.3g}", f"{r['mrays'] / ref:.3f}"]
+                else:
+                    cells += ["—", "—"]
+            cells += [str(r["mismatch"]), f"{r['build_ms']:.0f}", f"{r['bytes_per_tri']:.1f}"]
+            print(f"| {s} | {st} | " + " | ".join(cells) + " |")
+    print()
+    print("Geometric mean over the scenes of pfx-bake ÷ the engine:")
+    print()
+    print("| against | " + " | ".join(SETS) + " |")
+    print("|---|" + "---:|" * len(SETS))
+
+    def gm(xs):
+        return f"{math.exp(sum(map(math.log, xs)) / len(xs)):.3f} ({len(xs)})" if xs else "—"
+
+    for name, acc in (("Embree 4 best API", ratios), ("Embree 4 single ray", ratios1), ("tinybvh BVH8_CPU", ratiot)):
+        print(f"| {name} | " + " | ".join(gm(acc[st]) for st in SETS) + " |")
+
+
+if __name__ == "__main__":
+    main()
