@@ -15,7 +15,7 @@ For each scene (`scenes/<name>/<name>.scene.toml`), one after the other, in this
    `taskset -c CPU` and given 2 Dr.Jit threads (Dr.Jit's LLVM backend hangs with one).
 
 What is timed ("render seconds"):
-- bake: its `--json` report's `render_seconds`, the path tracing of all samples (film::render).
+- bake: its `--json` report's `render_seconds`, the path tracing of all samples (the render loop).
   Not timed: reading the scene and glTF files, the world and BVH build, writing the plates.
 - Mitsuba: `mi.render(...)` of the whole image at the same spp, up to `dr.sync_thread()`, on a
   second call. The first call (seed 0, same spp) is a warm-up that includes the LLVM JIT
