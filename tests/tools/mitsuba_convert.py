@@ -6,10 +6,12 @@ the same scene as a Mitsuba scene dictionary and renders it with Mitsuba's path 
 Python ≥ 3.11 (tomllib), `mitsuba` (3.9.1 used) and `numpy`; nothing else.
 
     python3 tests/tools/mitsuba_convert.py SCENE.scene.toml OUT.exr --spp 4096
-        [--pass-spp 32] [--variant llvm_ad_rgb] [--seed 0] [--size 256 256]
+        [--pass-spp 32] [--variant llvm_ad_rgb] [--seed 0] [--size 256 256] [--threads N]
 
 writes OUT.exr (linear RGB float32, channels R, G, B, rows top first) and OUT.png (a clamped
-sRGB preview for looking at, not for comparing). The EXR is rewritten after every pass, so an
+sRGB preview for looking at, not for comparing). `--threads N` sets Dr.Jit's worker threads
+(default: Dr.Jit's own choice, one per core); pinned to one CPU with `taskset -c`, give it 2:
+Dr.Jit's LLVM backend hangs with a single thread. The EXR is rewritten after every pass, so an
 interrupted render leaves a usable image of fewer samples; OUT.json records the samples done.
 
 The mapping (docs/references.md says why each choice was made):
@@ -401,10 +403,15 @@ def main():
     ap.add_argument("--variant", default="llvm_ad_rgb")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--size", type=int, nargs=2, default=[256, 256])
+    ap.add_argument("--threads", type=int, default=None, help="Dr.Jit worker threads")
     args = ap.parse_args()
 
     import mitsuba as mi
 
+    if args.threads is not None:
+        import drjit as dr
+
+        dr.set_thread_count(args.threads)
     mi.set_variant(args.variant)
     passes = max(1, -(-args.spp // args.pass_spp))
     with tempfile.TemporaryDirectory() as tmp:
