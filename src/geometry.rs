@@ -78,6 +78,37 @@ pub fn rotation(rotate_deg: [f32; 3]) -> Quat {
     Quat::from_euler(glam::EulerRot::ZYX, z, y, x)
 }
 
+/// The nearest ray parameter `t > 0` at which the ray `o + t·d` (`d` unit) meets the sphere
+/// of centre `c` and radius `r`, or `None`. An origin inside the sphere meets its far side.
+#[inline]
+pub fn sphere_hit(o: Vec3, d: Vec3, c: Vec3, r: f32) -> Option<f32> {
+    let oc = o - c;
+    let b = oc.dot(d);
+    // Hearn & Baker's form: the discriminant from the perpendicular distance keeps its
+    // precision for small spheres far away.
+    let perp = oc - d * b;
+    let disc = r * r - perp.length_squared();
+    if disc < 0.0 {
+        return None;
+    }
+    let s = disc.sqrt();
+    let c0 = oc.length_squared() - r * r;
+    let q = -b - s.copysign(b);
+    let (t0, t1) = if q != 0.0 {
+        (c0 / q, q)
+    } else {
+        (-b - s, -b + s)
+    };
+    let (t0, t1) = if t0 < t1 { (t0, t1) } else { (t1, t0) };
+    if t0 > 0.0 {
+        Some(t0)
+    } else if t1 > 0.0 {
+        Some(t1)
+    } else {
+        None
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

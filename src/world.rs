@@ -11,6 +11,7 @@ use std::collections::HashSet;
 
 use glam::{Mat3, Mat4, Vec2, Vec3, Vec4};
 
+use crate::accel::spheres::{Sphere, SphereTree};
 use crate::accel::{Accel, Instance, TriangleMesh};
 use crate::assets::{self, Coverage, MeshAsset};
 use crate::camera::Camera;
@@ -159,11 +160,10 @@ pub struct TraceScene {
     /// Each light's power, W (luminance-weighted), in `lights` order: what `light_power` was
     /// made from.
     pub light_powers: Vec<f32>,
-    /// Indices of sphere lights other rays can hit.
-    pub spheres: Vec<u32>,
-    /// Indices of every sphere light, the ones that cast no shadow included (the camera sees
-    /// them all).
-    pub all_spheres: Vec<u32>,
+    /// The sphere lights (`[[light]]` with a radius, `[[emitter]]`) in a tree of their own,
+    /// ids their indices in `lights`: every one has the [`mask::DRAWN`] bit (the camera sees
+    /// them all), those that cast shadows also [`mask::CASTS`] (other rays meet them).
+    pub sphere_tree: SphereTree,
     /// Indices of lights at infinity (sky, sun disk) an escaping ray sees.
     pub infinite: Vec<u32>,
 }
@@ -880,9 +880,22 @@ impl World {
                 casts: true,
             });
         }
-        let all_spheres: Vec<u32> = (0..lights.len() as u32)
-            .filter(|&i| matches!(lights[i as usize], Light::Sphere { .. }))
+        let sphere_list: Vec<Sphere> = (0..lights.len() as u32)
+            .filter_map(|i| match lights[i as usize] {
+                Light::Sphere { center, radius, .. } => Some(Sphere {
+                    center,
+                    radius,
+                    mask: if spheres.contains(&i) {
+                        mask::DRAWN | mask::CASTS
+                    } else {
+                        mask::DRAWN
+                    },
+                    id: i,
+                }),
+                _ => None,
+            })
             .collect();
+        let sphere_tree = SphereTree::build(&sphere_list);
         let mut infinite = Vec::new();
         if let Some(s) = sun.filter(|s| s.irradiance.max_element() > 0.0) {
             if s.cos_max < 1.0 {
@@ -940,8 +953,7 @@ impl World {
                 cuts,
                 light_power,
                 light_powers: powers,
-                spheres,
-                all_spheres,
+                sphere_tree,
                 infinite,
             },
             camera,

@@ -12,6 +12,7 @@
 //! are unchanged while reciprocals in the box test stay well-conditioned.
 
 mod bvh;
+pub mod spheres;
 mod triangle;
 
 use glam::{Affine3A, Mat4, Vec3, Vec3A};

@@ -6,7 +6,7 @@ use glam::{Vec2, Vec3};
 use super::PathTracer;
 use crate::accel::Hit;
 use crate::geometry::Ray;
-use crate::lights::{sphere_hit, Light};
+use crate::lights::Light;
 use crate::materials::Bxdfs;
 use crate::world::mask;
 
@@ -147,27 +147,23 @@ impl PathTracer<'_> {
 
     pub(super) fn meet(&self, ray: &Ray, m: u32, spheres_all: bool) -> Meet {
         let hit = self.closest(ray, m);
-        let mut t_best = hit.map_or(ray.t_max, |h| h.t);
-        let mut best = hit.map_or(Meet::Nothing, Meet::Surface);
+        let t_best = hit.map_or(ray.t_max, |h| h.t);
         let dn = ray.d.length();
         let du = ray.d / dn;
-        let candidates = if spheres_all {
-            &self.scene.all_spheres
+        // The camera sees every sphere light; other rays only those that cast shadows.
+        let sphere_mask = if spheres_all {
+            mask::DRAWN
         } else {
-            &self.scene.spheres
+            mask::CASTS
         };
-        for &i in candidates {
-            if let Light::Sphere { center, radius, .. } = &self.scene.lights[i as usize] {
-                if let Some(t) = sphere_hit(ray.o, du, *center, *radius) {
-                    let t = t / dn;
-                    if t < t_best {
-                        t_best = t;
-                        best = Meet::Sphere { light: i, t };
-                    }
-                }
-            }
+        if let Some((light, t)) = self
+            .scene
+            .sphere_tree
+            .closest(ray.o, du, dn, t_best, sphere_mask)
+        {
+            return Meet::Sphere { light, t };
         }
-        best
+        hit.map_or(Meet::Nothing, Meet::Surface)
     }
 
     fn occluded(&self, ray: &Ray) -> bool {
@@ -219,15 +215,8 @@ impl PathTracer<'_> {
     fn spheres_block(&self, ray: &Ray) -> bool {
         let dn = ray.d.length();
         self.scene
-            .spheres
-            .iter()
-            .any(|&i| match &self.scene.lights[i as usize] {
-                Light::Sphere { center, radius, .. } => {
-                    sphere_hit(ray.o, ray.d / dn, *center, *radius)
-                        .is_some_and(|t| t / dn < ray.t_max)
-                }
-                _ => false,
-            })
+            .sphere_tree
+            .any(ray.o, ray.d / dn, dn, ray.t_max, mask::CASTS)
     }
 
     /// The unit world normal of the face a hit is on (its winding's, mirrored transforms

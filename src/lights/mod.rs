@@ -18,6 +18,7 @@ pub use crate::color::luminance;
 pub use crate::sampling::{Distribution1D, Distribution2D};
 pub use sky::SkyMap;
 
+use crate::geometry::sphere_hit;
 use crate::geometry::Frame;
 
 /// A light sample seen from a shading point.
@@ -314,35 +315,6 @@ fn sphere_cone_pdf(p: Vec3, c: Vec3, r: f32) -> f32 {
     match one_minus_cos_max((c - p).length_squared(), r) {
         Some(omc) => 1.0 / (2.0 * PI * omc),
         None => 0.0,
-    }
-}
-
-/// The nearest `t > 0` where the ray `o + t·d` (unit `d`) meets the sphere, if any.
-pub fn sphere_hit(o: Vec3, d: Vec3, c: Vec3, r: f32) -> Option<f32> {
-    let oc = o - c;
-    let b = oc.dot(d);
-    // Hearn & Baker's form: the discriminant from the perpendicular distance keeps its
-    // precision for small spheres far away.
-    let perp = oc - d * b;
-    let disc = r * r - perp.length_squared();
-    if disc < 0.0 {
-        return None;
-    }
-    let s = disc.sqrt();
-    let c0 = oc.length_squared() - r * r;
-    let q = -b - s.copysign(b);
-    let (t0, t1) = if q != 0.0 {
-        (c0 / q, q)
-    } else {
-        (-b - s, -b + s)
-    };
-    let (t0, t1) = if t0 < t1 { (t0, t1) } else { (t1, t0) };
-    if t0 > 0.0 {
-        Some(t0)
-    } else if t1 > 0.0 {
-        Some(t1)
-    } else {
-        None
     }
 }
 
