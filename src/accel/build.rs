@@ -120,17 +120,13 @@ fn build_binary(refs: &mut [PrimRef], max_leaf: usize) -> Vec<Node2> {
         first: 0,
         count: 0,
     });
-    // (node, start, end, depth): a work stack instead of recursion.
-    let mut work = vec![(0usize, 0usize, refs.len(), 0usize)];
-    while let Some((ni, start, end, depth)) = work.pop() {
+    let (bb, cb) = bounds_of(refs);
+    let mut bins: Box<Bins> = Box::new([[(Aabb::EMPTY, 0); BINS]; 3]);
+    // (node, start, end, depth, box, centroid box): a work stack instead of recursion. The
+    // boxes come from the parent's split (bins and partition), saving a pass per level.
+    let mut work = vec![(0usize, 0usize, refs.len(), 0usize, bb, cb)];
+    while let Some((ni, start, end, depth, bb, cb)) = work.pop() {
         let prims = &mut refs[start..end];
-        let mut bb = Aabb::EMPTY;
-        let mut cb = Aabb::EMPTY;
-        for p in prims.iter() {
-            bb.grow(&p.bb);
-            let c = p.centre2();
-            cb.grow(&Aabb::new(c, c));
-        }
         nodes[ni].bb = bb;
         let n = prims.len();
         if n <= max_leaf {
@@ -138,11 +134,15 @@ fn build_binary(refs: &mut [PrimRef], max_leaf: usize) -> Vec<Node2> {
             nodes[ni].count = n as u32;
             continue;
         }
-        let mid = if depth >= SAH_DEPTH {
-            n / 2
+        let split = if depth >= SAH_DEPTH {
+            None
         } else {
-            sah_split(prims, &cb, max_leaf).unwrap_or(n / 2)
+            sah_split(prims, &cb, max_leaf, &mut bins)
         };
+        let (mid, ((lb, lc), (rb, rc))) = split.unwrap_or_else(|| {
+            let mid = n / 2;
+            (mid, (bounds_of(&prims[..mid]), bounds_of(&prims[mid..])))
+        });
         let left = nodes.len();
         nodes[ni].first = left as u32;
         for _ in 0..2 {
@@ -152,34 +152,65 @@ fn build_binary(refs: &mut [PrimRef], max_leaf: usize) -> Vec<Node2> {
                 count: 0,
             });
         }
-        work.push((left + 1, start + mid, end, depth + 1));
-        work.push((left, start, start + mid, depth + 1));
+        work.push((left + 1, start + mid, end, depth + 1, rb, rc));
+        work.push((left, start, start + mid, depth + 1, lb, lc));
     }
     nodes
 }
 
+/// The box and the centroid box (centre2 units) of `prims`.
+fn bounds_of(prims: &[PrimRef]) -> (Aabb, Aabb) {
+    let mut bb = Aabb::EMPTY;
+    let mut cb = Aabb::EMPTY;
+    for p in prims {
+        bb.grow(&p.bb);
+        let c = p.centre2();
+        cb.grow(&Aabb::new(c, c));
+    }
+    (bb, cb)
+}
+
+/// Per axis, per bin: the box of the primitives binned there and their count.
+type Bins = [[(Aabb, u32); BINS]; 3];
+
+/// Boxes of the two sides of a split: (box, centroid box) each.
+type Sides = ((Aabb, Aabb), (Aabb, Aabb));
+
 /// Finds the cheapest binned split of `prims` (centroid box `cb`, in centre2 units) and
-/// partitions them; returns the size of the left part, or `None` when no split separates
-/// anything (all centroids equal).
-fn sah_split(prims: &mut [PrimRef], cb: &Aabb, max_leaf: usize) -> Option<usize> {
+/// partitions them; returns the size of the left part and the boxes of both sides, or `None`
+/// when no split separates anything (all centroids equal).
+fn sah_split(
+    prims: &mut [PrimRef],
+    cb: &Aabb,
+    max_leaf: usize,
+    bins: &mut Bins,
+) -> Option<(usize, Sides)> {
+    // Fewer bins for small nodes (as Embree does): the sweep over bins would otherwise cost
+    // more than the binning itself near the leaves.
+    let nb = BINS.min(prims.len().max(8));
     let extent = cb.max - cb.min;
     // Per axis: scale from centroid to bin (0 for a flat axis, which is skipped).
     let mut scale = [0.0f32; 3];
     for k in 0..3 {
         if extent[k] > 0.0 {
-            scale[k] = BINS as f32 * (1.0 - 1e-6) / extent[k];
+            scale[k] = nb as f32 * (1.0 - 1e-6) / extent[k];
         }
     }
     if scale == [0.0; 3] {
         return None;
     }
     let bin_of =
-        |c: Vec3A, k: usize| -> usize { (((c[k] - cb.min[k]) * scale[k]) as usize).min(BINS - 1) };
-    let mut bins = [[(Aabb::EMPTY, 0u32); BINS]; 3];
+        |c: Vec3A, k: usize| -> usize { (((c[k] - cb.min[k]) * scale[k]) as usize).min(nb - 1) };
+    // Scratch reused across nodes: clearing only the bins in use keeps small nodes cheap.
+    for axis in bins.iter_mut() {
+        axis[..nb].fill((Aabb::EMPTY, 0));
+    }
+    let sv = Vec3A::from(scale);
     for p in prims.iter() {
-        let c = p.centre2();
+        // The same per-component arithmetic as `bin_of`, three axes at once.
+        let f = (p.centre2() - cb.min) * sv;
         for (k, axis) in bins.iter_mut().enumerate() {
-            let b = &mut axis[bin_of(c, k)];
+            let b = &mut axis[(f[k] as usize).min(nb - 1)];
             b.0.grow(&p.bb);
             b.1 += 1;
         }
@@ -197,7 +228,7 @@ fn sah_split(prims: &mut [PrimRef], cb: &Aabb, max_leaf: usize) -> Option<usize>
         let mut right_cost = [0.0f32; BINS];
         let mut acc = Aabb::EMPTY;
         let mut count = 0;
-        for i in (1..BINS).rev() {
+        for i in (1..nb).rev() {
             acc.grow(&axis[i].0);
             count += axis[i].1;
             right_cost[i] = acc.half_area() * blocks(count);
@@ -205,7 +236,7 @@ fn sah_split(prims: &mut [PrimRef], cb: &Aabb, max_leaf: usize) -> Option<usize>
         let mut acc = Aabb::EMPTY;
         let mut count = 0;
         let total: u32 = axis.iter().map(|b| b.1).sum();
-        for i in 1..BINS {
+        for i in 1..nb {
             acc.grow(&axis[i - 1].0);
             count += axis[i - 1].1;
             if count == 0 || count == total {
@@ -218,17 +249,29 @@ fn sah_split(prims: &mut [PrimRef], cb: &Aabb, max_leaf: usize) -> Option<usize>
         }
     }
     let (_, k, split) = best?;
-    // In-place partition: bins below `split` to the left.
+    let (mut lb, mut rb) = (Aabb::EMPTY, Aabb::EMPTY);
+    for (i, b) in bins[k][..nb].iter().enumerate() {
+        if i < split {
+            lb.grow(&b.0);
+        } else {
+            rb.grow(&b.0);
+        }
+    }
+    // In-place partition: bins below `split` to the left, centroid boxes on the way.
+    let (mut lc, mut rc) = (Aabb::EMPTY, Aabb::EMPTY);
     let (mut i, mut j) = (0usize, prims.len());
     while i < j {
-        if bin_of(prims[i].centre2(), k) < split {
+        let c = prims[i].centre2();
+        if bin_of(c, k) < split {
+            lc.grow(&Aabb::new(c, c));
             i += 1;
         } else {
             j -= 1;
             prims.swap(i, j);
+            rc.grow(&Aabb::new(c, c));
         }
     }
-    (i > 0 && i < prims.len()).then_some(i)
+    (i > 0 && i < prims.len()).then_some((i, ((lb, lc), (rb, rc))))
 }
 
 /// Emits the wide node for binary node `n2` (and, depth first, its descendants) into `out`;

@@ -846,10 +846,16 @@ fn every_isa_matches_brute_force_over_all_triangles() {
             let Some(blas) = accel.blas[inst.mesh as usize].as_ref() else {
                 continue;
             };
-            let o = inst.object_from_world.transform_point3(r.o);
-            let Some((od, s_obj)) = normalise_pow2(inst.object_from_world.transform_vector3(d))
-            else {
-                continue;
+            // Merged groups are world space: the walk uses the world ray untransformed.
+            let (o, od, s_obj) = if let Source::Merged(_) = inst.source {
+                (r.o, d, 1.0)
+            } else {
+                let o = inst.object_from_world.transform_point3(r.o);
+                let Some((od, s_obj)) = normalise_pow2(inst.object_from_world.transform_vector3(d))
+                else {
+                    continue;
+                };
+                (o, od, s_obj)
             };
             let tri = triangle::TriRay::new(o, od);
             for b in &blas.blocks {

@@ -100,9 +100,14 @@ trait Visit {
 }
 
 /// The query's state, shared by both levels.
-struct Query<'a, F> {
+struct Query<'a, K: Kernel, F> {
     accel: &'a Accel,
     ray: &'a Ray,
+    /// The world ray prepared for both tests: merged (world-space) groups use it as it is,
+    /// with no transform and no second preparation.
+    world_node: K::NRay,
+    world_tri: TriRay,
+    world_tri_k: K::TRay,
     /// World direction scaled by `s_world` (see `normalise_pow2`).
     d: glam::Vec3,
     s_world: f32,
@@ -116,13 +121,12 @@ struct Query<'a, F> {
 
 /// Top-level leaves: one instance (or merged group) each.
 struct Top<'a, 'q, K: Kernel, F, const ANY: bool> {
-    q: &'q mut Query<'a, F>,
-    _k: std::marker::PhantomData<K>,
+    q: &'q mut Query<'a, K, F>,
 }
 
 /// Bottom-level leaves of one instance visit.
 struct Bottom<'a, 'q, K: Kernel, F, const ANY: bool> {
-    q: &'q mut Query<'a, F>,
+    q: &'q mut Query<'a, K, F>,
     blas: &'a super::Blas,
     source: Source,
     tri: TriRay,
@@ -150,22 +154,33 @@ impl<K: Kernel, F: FnMut(&Hit) -> bool, const ANY: bool> Visit for Top<'_, '_, K
         let Some(Some(blas)) = a.blas.get(inst.mesh as usize) else {
             return false;
         };
-        let o = inst.object_from_world.transform_point3(self.q.ray.o);
-        let Some((od, s_obj)) = normalise_pow2(inst.object_from_world.transform_vector3(self.q.d))
-        else {
-            return false;
+        let (local, tri, tri_k, s_obj) = if let Source::Merged(_) = inst.source {
+            // World space already (identity transform): the world ray as prepared.
+            (self.q.world_node, self.q.world_tri, self.q.world_tri_k, 1.0)
+        } else {
+            let o = inst.object_from_world.transform_point3(self.q.ray.o);
+            let Some((od, s_obj)) =
+                normalise_pow2(inst.object_from_world.transform_vector3(self.q.d))
+            else {
+                return false;
+            };
+            if !o.is_finite() {
+                return false;
+            }
+            let tri = TriRay::new(o, od);
+            (
+                K::prep_node(&NodeRay::new(o.to_array(), od.to_array())),
+                tri,
+                K::prep_tri(&tri),
+                s_obj,
+            )
         };
-        if !o.is_finite() {
-            return false;
-        }
-        let local = K::prep_node(&NodeRay::new(o.to_array(), od.to_array()));
-        let tri = TriRay::new(o, od);
         let mut bottom = Bottom::<K, F, ANY> {
             q: &mut *self.q,
             blas,
             source: inst.source,
             tri,
-            tri_k: K::prep_tri(&tri),
+            tri_k,
             s_obj,
             t_lim_w: *t_lim_w,
         };
@@ -260,11 +275,15 @@ unsafe fn trace<K: Kernel, const ANY: bool, F: FnMut(&Hit) -> bool>(
     }
     let (d, s_world) = normalise_pow2(ray.d)?;
     let world = K::prep_node(&NodeRay::new(ray.o.to_array(), d.to_array()));
+    let world_tri = TriRay::new(ray.o, d);
     // Inclusive limit in scaled-world units (exact: s_world is a power of two).
     let mut t_lim_w = below(ray.t_max / s_world);
     let mut q = Query {
         accel: a,
         ray,
+        world_node: world,
+        world_tri,
+        world_tri_k: K::prep_tri(&world_tri),
         d,
         s_world,
         mask,
@@ -273,11 +292,14 @@ unsafe fn trace<K: Kernel, const ANY: bool, F: FnMut(&Hit) -> bool>(
         best_ws: f32::INFINITY,
         out: LeafOut::default(),
     };
-    let mut top = Top::<K, F, ANY> {
-        q: &mut q,
-        _k: std::marker::PhantomData,
-    };
-    walk::<K, ANY, _>(&tlas.nodes, &world, &mut t_lim_w, &mut top);
+    let mut top = Top::<K, F, ANY> { q: &mut q };
+    if tlas.leaf_inst.len() == 1 {
+        // One top-level leaf (e.g. a scene flattened into one world-space tree): its box
+        // test would only repeat the bottom root's.
+        top.visit(0, &mut t_lim_w);
+    } else {
+        walk::<K, ANY, _>(&tlas.nodes, &world, &mut t_lim_w, &mut top);
+    }
     q.best
 }
 
