@@ -18,8 +18,9 @@ pub(crate) const LEAF: u32 = 1 << 31;
 /// Child reference of an unused slot (its box is empty, so no ray reaches it).
 pub(crate) const EMPTY: u32 = u32::MAX;
 
-/// Factor applied to the far end of every box test (and to the running hit distance when a
-/// stacked node is popped). Each slab distance `(p − o)·(1/d)` is within 3 roundings (γ₃ ≈
+/// Factor applied to the far end of every box test (folded into the exit planes' reciprocals,
+/// and applied to the hit limit; also to the running hit distance when a stacked node is
+/// popped). Each slab distance `(p − o)·(1/d)` is within 3 roundings (γ₃ ≈
 /// 1.8e-7) of the exact one, so widening by 2⁻¹⁶ ≈ 1.5e-5 keeps the test conservative with a
 /// wide margin, also against the rounding of the triangle test's own `t`: a ray aimed exactly
 /// at a vertex lying on a box face is never culled, and a triangle at exactly the current
@@ -84,6 +85,10 @@ pub(crate) struct NodeRay {
     /// one, and the final operands, 0 and the hit limit, are never NaN), which only makes the
     /// test more inclusive: such rays, e.g. along a wall's edge, are never culled.
     pub inv: [f32; 3],
+    /// `inv · T_SCALE`, used for the exit planes: widening the exit distances by folding the
+    /// margin into the reciprocal (once per ray) instead of multiplying every node's result
+    /// keeps one operation off each node test's dependency chain.
+    pub inv_far: [f32; 3],
     /// Per axis, the row of [`Node8::planes`] the ray enters through, then the one it leaves
     /// through (octant-selected, so no per-child min/max of the two slab ends is needed).
     pub near: [usize; 3],
@@ -105,7 +110,14 @@ impl NodeRay {
             near[k] = 2 * k + neg;
             far[k] = 2 * k + 1 - neg;
         }
-        NodeRay { o, inv, near, far }
+        let inv_far = [inv[0] * T_SCALE, inv[1] * T_SCALE, inv[2] * T_SCALE];
+        NodeRay {
+            o,
+            inv,
+            inv_far,
+            near,
+            far,
+        }
     }
 }
 

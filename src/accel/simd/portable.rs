@@ -29,9 +29,11 @@ impl Kernel for Portable {
         let mut mask = 0;
         for i in 0..WIDTH {
             let tn = |k: usize| (p[r.near[k]][i] - r.o[k]) * r.inv[k];
-            let tf = |k: usize| (p[r.far[k]][i] - r.o[k]) * r.inv[k];
-            let near = max_ps(max_ps(max_ps(tn(0), tn(1)), tn(2)), 0.0);
-            let far = min_ps(min_ps(min_ps(tf(0), tf(1)), tf(2)), t_lim) * T_SCALE;
+            let tf = |k: usize| (p[r.far[k]][i] - r.o[k]) * r.inv_far[k];
+            // Balanced trees of max/min (shorter dependency chains); the right operands,
+            // max(·, 0) and min(·, limit), are never NaN, so neither is the result.
+            let near = max_ps(max_ps(tn(0), tn(1)), max_ps(tn(2), 0.0));
+            let far = min_ps(min_ps(tf(0), tf(1)), min_ps(tf(2), t_lim * T_SCALE));
             if near <= far {
                 mask |= 1 << i;
             }

@@ -20,6 +20,7 @@ pub(crate) struct Avx2;
 pub(crate) struct NRay4 {
     o: [__m128; 3],
     inv: [__m128; 3],
+    inv_far: [__m128; 3],
     near: [usize; 3],
     far: [usize; 3],
 }
@@ -29,6 +30,7 @@ pub(crate) struct NRay4 {
 pub(crate) struct NRay8 {
     o: [__m256; 3],
     inv: [__m256; 3],
+    inv_far: [__m256; 3],
     near: [usize; 3],
     far: [usize; 3],
 }
@@ -156,6 +158,11 @@ impl Kernel for Sse41 {
                 _mm_set1_ps(r.inv[1]),
                 _mm_set1_ps(r.inv[2]),
             ],
+            inv_far: [
+                _mm_set1_ps(r.inv_far[0]),
+                _mm_set1_ps(r.inv_far[1]),
+                _mm_set1_ps(r.inv_far[2]),
+            ],
             near: r.near,
             far: r.far,
         }
@@ -169,42 +176,29 @@ impl Kernel for Sse41 {
     #[inline(always)]
     unsafe fn node(n: &Node8, r: &NRay4, t_lim: f32, keys: &mut [u32; WIDTH]) -> u32 {
         let p = &n.planes;
-        let lim = _mm_set1_ps(t_lim);
-        let scale = _mm_set1_ps(T_SCALE);
         let zero = _mm_setzero_ps();
+        // The hit limit widened like the exit planes (same scalar product as the portable path).
+        let lim = _mm_set1_ps(t_lim * T_SCALE);
         let low = _mm_set1_epi32(!7);
         let mut mask = 0;
         for h in 0..2 {
             let near = _mm_max_ps(
                 _mm_max_ps(
-                    _mm_max_ps(
-                        slab4(p, h, r.near[0], r.o[0], r.inv[0]),
-                        slab4(p, h, r.near[1], r.o[1], r.inv[1]),
-                    ),
-                    slab4(p, h, r.near[2], r.o[2], r.inv[2]),
+                    slab4(p, h, r.near[0], r.o[0], r.inv[0]),
+                    slab4(p, h, r.near[1], r.o[1], r.inv[1]),
                 ),
-                zero,
+                _mm_max_ps(slab4(p, h, r.near[2], r.o[2], r.inv[2]), zero),
             );
-            let far = _mm_mul_ps(
+            let far = _mm_min_ps(
                 _mm_min_ps(
-                    _mm_min_ps(
-                        _mm_min_ps(
-                            slab4(p, h, r.far[0], r.o[0], r.inv[0]),
-                            slab4(p, h, r.far[1], r.o[1], r.inv[1]),
-                        ),
-                        slab4(p, h, r.far[2], r.o[2], r.inv[2]),
-                    ),
-                    lim,
+                    slab4(p, h, r.far[0], r.o[0], r.inv_far[0]),
+                    slab4(p, h, r.far[1], r.o[1], r.inv_far[1]),
                 ),
-                scale,
+                _mm_min_ps(slab4(p, h, r.far[2], r.o[2], r.inv_far[2]), lim),
             );
             mask |= (_mm_movemask_ps(_mm_cmple_ps(near, far)) as u32) << (4 * h);
-            let lane = _mm_setr_epi32(
-                4 * h as i32,
-                4 * h as i32 + 1,
-                4 * h as i32 + 2,
-                4 * h as i32 + 3,
-            );
+            let l = 4 * h as i32;
+            let lane = _mm_setr_epi32(l, l + 1, l + 2, l + 3);
             let k = _mm_or_si128(_mm_and_si128(_mm_castps_si128(near), low), lane);
             _mm_storeu_si128(keys[4 * h..].as_mut_ptr() as *mut __m128i, k);
         }
@@ -234,6 +228,11 @@ impl Kernel for Avx2 {
                 _mm256_set1_ps(r.inv[1]),
                 _mm256_set1_ps(r.inv[2]),
             ],
+            inv_far: [
+                _mm256_set1_ps(r.inv_far[0]),
+                _mm256_set1_ps(r.inv_far[1]),
+                _mm256_set1_ps(r.inv_far[2]),
+            ],
             near: r.near,
             far: r.far,
         }
@@ -249,26 +248,20 @@ impl Kernel for Avx2 {
         let p = &n.planes;
         let near = _mm256_max_ps(
             _mm256_max_ps(
-                _mm256_max_ps(
-                    slab8(p, r.near[0], r.o[0], r.inv[0]),
-                    slab8(p, r.near[1], r.o[1], r.inv[1]),
-                ),
-                slab8(p, r.near[2], r.o[2], r.inv[2]),
+                slab8(p, r.near[0], r.o[0], r.inv[0]),
+                slab8(p, r.near[1], r.o[1], r.inv[1]),
             ),
-            _mm256_setzero_ps(),
+            _mm256_max_ps(slab8(p, r.near[2], r.o[2], r.inv[2]), _mm256_setzero_ps()),
         );
-        let far = _mm256_mul_ps(
+        let far = _mm256_min_ps(
             _mm256_min_ps(
-                _mm256_min_ps(
-                    _mm256_min_ps(
-                        slab8(p, r.far[0], r.o[0], r.inv[0]),
-                        slab8(p, r.far[1], r.o[1], r.inv[1]),
-                    ),
-                    slab8(p, r.far[2], r.o[2], r.inv[2]),
-                ),
-                _mm256_set1_ps(t_lim),
+                slab8(p, r.far[0], r.o[0], r.inv_far[0]),
+                slab8(p, r.far[1], r.o[1], r.inv_far[1]),
             ),
-            _mm256_set1_ps(T_SCALE),
+            _mm256_min_ps(
+                slab8(p, r.far[2], r.o[2], r.inv_far[2]),
+                _mm256_set1_ps(t_lim * T_SCALE),
+            ),
         );
         let mask = _mm256_movemask_ps(_mm256_cmp_ps::<_CMP_LE_OQ>(near, far)) as u32;
         let k = _mm256_or_si256(
