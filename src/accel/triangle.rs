@@ -15,19 +15,24 @@ use glam::Vec3;
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct TriRay {
     /// Ray origin, the space the triangles are in.
-    o: Vec3,
+    pub o: Vec3,
     /// Axis along which the direction is largest in magnitude: the sheared ray runs along it.
-    kz: usize,
+    pub kz: usize,
     /// The two other axes, ordered so the permutation keeps handedness when `d[kz] < 0`.
-    kx: usize,
-    ky: usize,
+    pub kx: usize,
+    /// See `kx`.
+    pub ky: usize,
     /// Shear constants `d[kx]/d[kz]`, `d[ky]/d[kz]`, `1/d[kz]`.
-    sx: f32,
-    sy: f32,
-    sz: f32,
+    pub sx: f32,
+    /// See `sx`.
+    pub sy: f32,
+    /// See `sx`.
+    pub sz: f32,
 }
 
-/// A triangle hit in the units of the ray the [`TriRay`] was made from.
+/// A triangle hit in the units of the ray the [`TriRay`] was made from. The barycentrics are
+/// as computed (callers clamp them into `[0, 1]`), so that every SIMD path can return the
+/// same raw lanes and share one clamp.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct TriHit {
     /// Ray parameter, in units of the ray's direction length.
@@ -68,9 +73,14 @@ impl TriRay {
         }
     }
 
-    /// Intersects the triangle `(v0, v1, v2)` (either side) for `t` in `(0, t_max)`.
+    /// Intersects the triangle `(v0, v1, v2)` (either side) for `t` in `(0, t_lim]` (callers
+    /// turn the API's open `t_max` into an inclusive limit with `node::below`).
+    ///
+    /// This is the reference arithmetic: the SIMD leaf kernels perform exactly these IEEE
+    /// operations in this order on each lane (and fall back to this function for a leaf in
+    /// which an edge function is exactly zero), so every path returns the same bits.
     #[inline(always)]
-    pub(crate) fn intersect(&self, v: &[Vec3; 3], t_max: f32) -> Option<TriHit> {
+    pub(crate) fn intersect(&self, v: &[Vec3; 3], t_lim: f32) -> Option<TriHit> {
         let a = v[0] - self.o;
         let b = v[1] - self.o;
         let c = v[2] - self.o;
@@ -108,24 +118,15 @@ impl TriRay {
         let bz = self.sz * b[kz];
         let cz = self.sz * c[kz];
         let t_scaled = u * az + v_ * bz + w * cz;
-        // Compare before dividing (cheap rejection); the sign of det decides the direction.
-        if det > 0.0 {
-            if t_scaled <= 0.0 || t_scaled > t_max * det {
-                return None;
-            }
-        } else if t_scaled >= 0.0 || t_scaled < t_max * det {
-            return None;
-        }
         let rcp = 1.0 / det;
         let t = t_scaled * rcp;
-        // The division can round onto the ends of the open interval; keep it strict.
-        if !(t > 0.0 && t < t_max) {
+        if !(t > 0.0 && t <= t_lim) {
             return None;
         }
         Some(TriHit {
             t,
-            b1: (v_ * rcp).clamp(0.0, 1.0),
-            b2: (w * rcp).clamp(0.0, 1.0),
+            b1: v_ * rcp,
+            b2: w * rcp,
         })
     }
 }
@@ -169,10 +170,10 @@ mod tests {
         ];
         let r = TriRay::new(Vec3::new(0.1, 0.1, 0.0), Vec3::Z);
         assert!(
-            r.intersect(&tri, 2.0).is_none(),
+            r.intersect(&tri, crate::accel::node::below(2.0)).is_none(),
             "t == t_max is outside (0, t_max)"
         );
-        assert!(r.intersect(&tri, 2.0001).is_some());
+        assert!(r.intersect(&tri, 2.0).is_some(), "t_lim is inclusive");
         // Behind the origin.
         let back = TriRay::new(Vec3::new(0.1, 0.1, 3.0), Vec3::Z);
         assert!(back.intersect(&tri, f32::INFINITY).is_none());

@@ -1,0 +1,324 @@
+//! Building the wide BVH: a binned-SAH binary tree (Embree's MEDIUM quality class: 32 bins per
+//! axis, leaves of up to four primitives costed per SIMD block), then collapsed into 8-wide
+//! nodes by repeatedly opening the child with the largest surface area.
+//!
+//! Single-threaded and free of randomness: a tree depends only on its input (meshes are built
+//! in parallel, one tree per task, and collected in order).
+
+use glam::Vec3A;
+
+use super::node::{Node8, LEAF, MAX_DEPTH, WIDTH};
+
+/// An axis-aligned box, the units of the points it bounds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Aabb {
+    /// Lower corner.
+    pub min: Vec3A,
+    /// Upper corner.
+    pub max: Vec3A,
+}
+
+impl Aabb {
+    /// The empty box (grows into any box it is merged with).
+    pub(crate) const EMPTY: Aabb = Aabb {
+        min: Vec3A::INFINITY,
+        max: Vec3A::NEG_INFINITY,
+    };
+
+    /// The box from `min` to `max`.
+    pub(crate) fn new(min: Vec3A, max: Vec3A) -> Aabb {
+        Aabb { min, max }
+    }
+
+    #[inline(always)]
+    fn grow(&mut self, b: &Aabb) {
+        self.min = self.min.min(b.min);
+        self.max = self.max.max(b.max);
+    }
+
+    /// Half the surface area (all SAH needs); 0 for the empty box.
+    #[inline(always)]
+    fn half_area(&self) -> f32 {
+        let e = (self.max - self.min).max(Vec3A::ZERO);
+        e.x * e.y + e.y * e.z + e.z * e.x
+    }
+}
+
+/// A node of the binary tree: a leaf when `count > 0` (primitives `first..first + count` of
+/// the build order), else an interior node with children `first` and `first + 1`.
+#[derive(Clone, Copy, Debug)]
+struct Node2 {
+    bb: Aabb,
+    first: u32,
+    count: u32,
+}
+
+/// A primitive during the build: its box and its caller id.
+#[derive(Clone, Copy, Debug)]
+struct PrimRef {
+    bb: Aabb,
+    id: u32,
+}
+
+impl PrimRef {
+    /// Twice the box centre (the factor ½ changes no binning decision).
+    #[inline(always)]
+    fn centre2(&self) -> Vec3A {
+        self.bb.min + self.bb.max
+    }
+}
+
+/// Bins per axis.
+const BINS: usize = 32;
+
+/// Binary-tree depth past which nodes are split at the median of their range, whatever SAH
+/// says, so that no input (e.g. exponentially spaced primitives) makes the tree deeper than
+/// [`MAX_DEPTH`].
+const SAH_DEPTH: usize = 64;
+
+/// A built wide tree: interior nodes (the root is node 0) and per leaf the caller ids of its
+/// primitives, in leaf order.
+pub(crate) struct Wide {
+    /// Interior nodes; node 0 is the root.
+    pub nodes: Vec<Node8>,
+    /// Per leaf (a child reference `LEAF | i` names `leaves[i]`): `(start, count)` in `order`.
+    pub leaves: Vec<(u32, u32)>,
+    /// Caller ids of the primitives, in leaf order.
+    pub order: Vec<u32>,
+    /// Union of all primitive boxes.
+    pub bounds: Aabb,
+    /// Interior levels on the longest root-to-leaf path.
+    pub depth: usize,
+}
+
+/// Builds a wide tree over `boxes` (all finite); `ids[i]` is the caller's id of `boxes[i]`.
+/// Leaves hold at most `max_leaf` (1..=4) primitives. `boxes` must not be empty.
+pub(crate) fn build(boxes: &[Aabb], ids: &[u32], max_leaf: usize) -> Wide {
+    let max_leaf = max_leaf.clamp(1, 4);
+    let mut refs: Vec<PrimRef> = boxes
+        .iter()
+        .zip(ids)
+        .map(|(bb, &id)| PrimRef { bb: *bb, id })
+        .collect();
+    let nodes2 = build_binary(&mut refs, max_leaf);
+    let mut wide = Wide {
+        nodes: Vec::with_capacity(nodes2.len() / 4 + 1),
+        leaves: Vec::new(),
+        order: refs.iter().map(|p| p.id).collect(),
+        bounds: nodes2[0].bb,
+        depth: 0,
+    };
+    collapse(&nodes2, 0, 1, &mut wide);
+    wide
+}
+
+/// Binned SAH over `refs` (reordered in place into leaf order); returns the nodes, root first.
+fn build_binary(refs: &mut [PrimRef], max_leaf: usize) -> Vec<Node2> {
+    let mut nodes = Vec::with_capacity(2 * refs.len() / max_leaf + 1);
+    nodes.push(Node2 {
+        bb: Aabb::EMPTY,
+        first: 0,
+        count: 0,
+    });
+    let (bb, cb) = bounds_of(refs);
+    let mut bins: Box<Bins> = Box::new([[(Aabb::EMPTY, 0); BINS]; 3]);
+    // (node, start, end, depth, box, centroid box): a work stack instead of recursion. The
+    // boxes come from the parent's split (bins and partition), saving a pass per level.
+    let mut work = vec![(0usize, 0usize, refs.len(), 0usize, bb, cb)];
+    while let Some((ni, start, end, depth, bb, cb)) = work.pop() {
+        let prims = &mut refs[start..end];
+        nodes[ni].bb = bb;
+        let n = prims.len();
+        if n <= max_leaf {
+            nodes[ni].first = start as u32;
+            nodes[ni].count = n as u32;
+            continue;
+        }
+        let split = if depth >= SAH_DEPTH {
+            None
+        } else {
+            sah_split(prims, &cb, max_leaf, &mut bins)
+        };
+        let (mid, ((lb, lc), (rb, rc))) = split.unwrap_or_else(|| {
+            let mid = n / 2;
+            (mid, (bounds_of(&prims[..mid]), bounds_of(&prims[mid..])))
+        });
+        let left = nodes.len();
+        nodes[ni].first = left as u32;
+        for _ in 0..2 {
+            nodes.push(Node2 {
+                bb: Aabb::EMPTY,
+                first: 0,
+                count: 0,
+            });
+        }
+        work.push((left + 1, start + mid, end, depth + 1, rb, rc));
+        work.push((left, start, start + mid, depth + 1, lb, lc));
+    }
+    nodes
+}
+
+/// The box and the centroid box (centre2 units) of `prims`.
+fn bounds_of(prims: &[PrimRef]) -> (Aabb, Aabb) {
+    let mut bb = Aabb::EMPTY;
+    let mut cb = Aabb::EMPTY;
+    for p in prims {
+        bb.grow(&p.bb);
+        let c = p.centre2();
+        cb.grow(&Aabb::new(c, c));
+    }
+    (bb, cb)
+}
+
+/// Per axis, per bin: the box of the primitives binned there and their count.
+type Bins = [[(Aabb, u32); BINS]; 3];
+
+/// Boxes of the two sides of a split: (box, centroid box) each.
+type Sides = ((Aabb, Aabb), (Aabb, Aabb));
+
+/// Finds the cheapest binned split of `prims` (centroid box `cb`, in centre2 units) and
+/// partitions them; returns the size of the left part and the boxes of both sides, or `None`
+/// when no split separates anything (all centroids equal).
+fn sah_split(
+    prims: &mut [PrimRef],
+    cb: &Aabb,
+    max_leaf: usize,
+    bins: &mut Bins,
+) -> Option<(usize, Sides)> {
+    // Fewer bins for small nodes (as Embree does): the sweep over bins would otherwise cost
+    // more than the binning itself near the leaves.
+    let nb = BINS.min(prims.len().max(8));
+    let extent = cb.max - cb.min;
+    // Per axis: scale from centroid to bin (0 for a flat axis, which is skipped).
+    let mut scale = [0.0f32; 3];
+    for k in 0..3 {
+        if extent[k] > 0.0 {
+            scale[k] = nb as f32 * (1.0 - 1e-6) / extent[k];
+        }
+    }
+    if scale == [0.0; 3] {
+        return None;
+    }
+    let bin_of =
+        |c: Vec3A, k: usize| -> usize { (((c[k] - cb.min[k]) * scale[k]) as usize).min(nb - 1) };
+    // Scratch reused across nodes: clearing only the bins in use keeps small nodes cheap.
+    for axis in bins.iter_mut() {
+        axis[..nb].fill((Aabb::EMPTY, 0));
+    }
+    let sv = Vec3A::from(scale);
+    for p in prims.iter() {
+        // The same per-component arithmetic as `bin_of`, three axes at once.
+        let f = (p.centre2() - cb.min) * sv;
+        for (k, axis) in bins.iter_mut().enumerate() {
+            let b = &mut axis[(f[k] as usize).min(nb - 1)];
+            b.0.grow(&p.bb);
+            b.1 += 1;
+        }
+    }
+    // Cost of a side: its area times its number of leaf blocks (a block of up to `max_leaf`
+    // primitives costs one SIMD pass, whatever its fill).
+    let blocks = |n: u32| n.div_ceil(max_leaf as u32) as f32;
+    let mut best: Option<(f32, usize, usize)> = None;
+    for k in 0..3 {
+        if scale[k] == 0.0 {
+            continue;
+        }
+        let axis = &bins[k];
+        // Right-to-left sweep: cost of the right side of a split before bin i.
+        let mut right_cost = [0.0f32; BINS];
+        let mut acc = Aabb::EMPTY;
+        let mut count = 0;
+        for i in (1..nb).rev() {
+            acc.grow(&axis[i].0);
+            count += axis[i].1;
+            right_cost[i] = acc.half_area() * blocks(count);
+        }
+        let mut acc = Aabb::EMPTY;
+        let mut count = 0;
+        let total: u32 = axis.iter().map(|b| b.1).sum();
+        for i in 1..nb {
+            acc.grow(&axis[i - 1].0);
+            count += axis[i - 1].1;
+            if count == 0 || count == total {
+                continue;
+            }
+            let cost = acc.half_area() * blocks(count) + right_cost[i];
+            if best.is_none_or(|b| cost < b.0) {
+                best = Some((cost, k, i));
+            }
+        }
+    }
+    let (_, k, split) = best?;
+    let (mut lb, mut rb) = (Aabb::EMPTY, Aabb::EMPTY);
+    for (i, b) in bins[k][..nb].iter().enumerate() {
+        if i < split {
+            lb.grow(&b.0);
+        } else {
+            rb.grow(&b.0);
+        }
+    }
+    // In-place partition: bins below `split` to the left, centroid boxes on the way.
+    let (mut lc, mut rc) = (Aabb::EMPTY, Aabb::EMPTY);
+    let (mut i, mut j) = (0usize, prims.len());
+    while i < j {
+        let c = prims[i].centre2();
+        if bin_of(c, k) < split {
+            lc.grow(&Aabb::new(c, c));
+            i += 1;
+        } else {
+            j -= 1;
+            prims.swap(i, j);
+            rc.grow(&Aabb::new(c, c));
+        }
+    }
+    (i > 0 && i < prims.len()).then_some((i, ((lb, lc), (rb, rc))))
+}
+
+/// Emits the wide node for binary node `n2` (and, depth first, its descendants) into `out`;
+/// returns its index. `depth` counts interior levels from the root (1 for the root).
+fn collapse(nodes2: &[Node2], n2: usize, depth: usize, out: &mut Wide) -> u32 {
+    out.depth = out.depth.max(depth);
+    // A leaf root still gets an interior node above it, so every walk starts at a node.
+    let mut kids: Vec<usize> = if nodes2[n2].count > 0 {
+        vec![n2]
+    } else {
+        let f = nodes2[n2].first as usize;
+        vec![f, f + 1]
+    };
+    // Open the interior child with the largest area until eight children (the SAH-greedy
+    // collapse); the first of equal areas wins, so the result is deterministic.
+    while kids.len() < WIDTH {
+        let mut pick: Option<(usize, f32)> = None;
+        for (i, &c) in kids.iter().enumerate() {
+            if nodes2[c].count == 0 {
+                let a = nodes2[c].bb.half_area();
+                if pick.is_none_or(|p| a > p.1) {
+                    pick = Some((i, a));
+                }
+            }
+        }
+        let Some((i, _)) = pick else { break };
+        let f = nodes2[kids[i]].first as usize;
+        kids[i] = f;
+        kids.insert(i + 1, f + 1);
+    }
+    let index = out.nodes.len();
+    out.nodes.push(Node8::EMPTY);
+    for (slot, &c) in kids.iter().enumerate() {
+        let node = &nodes2[c];
+        let r = if node.count > 0 {
+            out.leaves.push((node.first, node.count));
+            LEAF | (out.leaves.len() - 1) as u32
+        } else {
+            collapse(nodes2, c, depth + 1, out)
+        };
+        let n = &mut out.nodes[index];
+        for k in 0..3 {
+            n.planes[2 * k][slot] = node.bb.min[k];
+            n.planes[2 * k + 1][slot] = node.bb.max[k];
+        }
+        n.child[slot] = r;
+    }
+    debug_assert!(out.depth <= MAX_DEPTH);
+    index as u32
+}

@@ -1,0 +1,279 @@
+//! x86-64 kernels: SSE4.1 (two 4-wide halves per node) and AVX2 (all eight children in one
+//! 256-bit pass). Both share the 4-wide leaf test. The functions here are `#[inline(always)]`
+//! and only ever inlined into the `#[target_feature]` entry points of `traverse`, where the
+//! intrinsics compile to the enabled instructions.
+
+use core::arch::x86_64::*;
+
+use super::{Kernel, LeafOut};
+use crate::accel::node::{Node8, NodeRay, TriBlock, T_SCALE, WIDTH};
+use crate::accel::triangle::TriRay;
+
+/// SSE4.1 kernels.
+pub(crate) struct Sse41;
+
+/// AVX2 kernels.
+pub(crate) struct Avx2;
+
+/// Box-test constants as 4-wide registers.
+#[derive(Clone, Copy)]
+pub(crate) struct NRay4 {
+    o: [__m128; 3],
+    inv: [__m128; 3],
+    inv_far: [__m128; 3],
+    near: [usize; 3],
+    far: [usize; 3],
+}
+
+/// Box-test constants as 8-wide registers.
+#[derive(Clone, Copy)]
+pub(crate) struct NRay8 {
+    o: [__m256; 3],
+    inv: [__m256; 3],
+    inv_far: [__m256; 3],
+    near: [usize; 3],
+    far: [usize; 3],
+}
+
+/// Triangle-test constants, already permuted to the ray's (kx, ky, kz) frame.
+#[derive(Clone, Copy)]
+pub(crate) struct TRay4 {
+    o: [__m128; 3],
+    s: [__m128; 3],
+    k: [usize; 3],
+}
+
+#[inline(always)]
+unsafe fn prep_tri4(r: &TriRay) -> TRay4 {
+    let o = r.o.to_array();
+    TRay4 {
+        o: [
+            _mm_set1_ps(o[r.kx]),
+            _mm_set1_ps(o[r.ky]),
+            _mm_set1_ps(o[r.kz]),
+        ],
+        s: [_mm_set1_ps(r.sx), _mm_set1_ps(r.sy), _mm_set1_ps(r.sz)],
+        k: [r.kx, r.ky, r.kz],
+    }
+}
+
+/// Vertex `j` of a block's lanes relative to the origin and sheared: `(x, y)` in the ray frame,
+/// and its unscaled `z`. (Helpers here are functions, not closures: only functions marked
+/// `#[inline(always)]` are sure to be inlined into the `#[target_feature]` caller, and an
+/// intrinsic left in a function without the feature becomes a call.)
+#[inline(always)]
+unsafe fn vert4(b: &TriBlock, r: &TRay4, j: usize) -> (__m128, __m128, __m128) {
+    let x = _mm_sub_ps(_mm_load_ps(b.v[j][r.k[0]].as_ptr()), r.o[0]);
+    let y = _mm_sub_ps(_mm_load_ps(b.v[j][r.k[1]].as_ptr()), r.o[1]);
+    let z = _mm_sub_ps(_mm_load_ps(b.v[j][r.k[2]].as_ptr()), r.o[2]);
+    (
+        _mm_sub_ps(x, _mm_mul_ps(r.s[0], z)),
+        _mm_sub_ps(y, _mm_mul_ps(r.s[1], z)),
+        z,
+    )
+}
+
+/// The 4-wide watertight test; the same operations, in the same order, as
+/// `TriRay::intersect` (see there for why each step is as it is).
+#[inline(always)]
+unsafe fn leaf4(b: &TriBlock, r: &TRay4, t_lim: f32, out: &mut LeafOut) -> Option<u32> {
+    let zero = _mm_setzero_ps();
+    let (ax, ay, a_z) = vert4(b, r, 0);
+    let (bx, by, b_z) = vert4(b, r, 1);
+    let (cx, cy, c_z) = vert4(b, r, 2);
+    let u = _mm_sub_ps(_mm_mul_ps(cx, by), _mm_mul_ps(cy, bx));
+    let v = _mm_sub_ps(_mm_mul_ps(ax, cy), _mm_mul_ps(ay, cx));
+    let w = _mm_sub_ps(_mm_mul_ps(bx, ay), _mm_mul_ps(by, ax));
+    let zeros = _mm_or_ps(
+        _mm_or_ps(_mm_cmpeq_ps(u, zero), _mm_cmpeq_ps(v, zero)),
+        _mm_cmpeq_ps(w, zero),
+    );
+    if _mm_movemask_ps(zeros) != 0 {
+        return None;
+    }
+    let neg = _mm_or_ps(
+        _mm_or_ps(_mm_cmplt_ps(u, zero), _mm_cmplt_ps(v, zero)),
+        _mm_cmplt_ps(w, zero),
+    );
+    let pos = _mm_or_ps(
+        _mm_or_ps(_mm_cmpgt_ps(u, zero), _mm_cmpgt_ps(v, zero)),
+        _mm_cmpgt_ps(w, zero),
+    );
+    let det = _mm_add_ps(_mm_add_ps(u, v), w);
+    // det != 0 (true for NaN, as in scalar) and |det| < inf (false for NaN).
+    let abs = _mm_andnot_ps(_mm_set1_ps(-0.0), det);
+    let det_ok = _mm_and_ps(
+        _mm_cmpneq_ps(det, zero),
+        _mm_cmplt_ps(abs, _mm_set1_ps(f32::INFINITY)),
+    );
+    let ok = _mm_andnot_ps(_mm_and_ps(neg, pos), det_ok);
+    if _mm_movemask_ps(ok) == 0 {
+        return Some(0);
+    }
+    let az = _mm_mul_ps(r.s[2], a_z);
+    let bz = _mm_mul_ps(r.s[2], b_z);
+    let cz = _mm_mul_ps(r.s[2], c_z);
+    let ts = _mm_add_ps(
+        _mm_add_ps(_mm_mul_ps(u, az), _mm_mul_ps(v, bz)),
+        _mm_mul_ps(w, cz),
+    );
+    let rcp = _mm_div_ps(_mm_set1_ps(1.0), det);
+    let t = _mm_mul_ps(ts, rcp);
+    let t_ok = _mm_and_ps(_mm_cmpgt_ps(t, zero), _mm_cmple_ps(t, _mm_set1_ps(t_lim)));
+    let m = _mm_movemask_ps(_mm_and_ps(ok, t_ok)) as u32;
+    if m != 0 {
+        _mm_store_ps(out.t.as_mut_ptr(), t);
+        _mm_store_ps(out.b1.as_mut_ptr(), _mm_mul_ps(v, rcp));
+        _mm_store_ps(out.b2.as_mut_ptr(), _mm_mul_ps(w, rcp));
+    }
+    Some(m)
+}
+
+/// Slab distances `(plane − o)·inv` of children `4h..4h+4` for one plane row.
+#[inline(always)]
+unsafe fn slab4(p: &[[f32; WIDTH]; 6], h: usize, row: usize, o: __m128, inv: __m128) -> __m128 {
+    _mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(p[row][4 * h..].as_ptr()), o), inv)
+}
+
+/// Slab distances `(plane − o)·inv` of all eight children for one plane row.
+#[inline(always)]
+unsafe fn slab8(p: &[[f32; WIDTH]; 6], row: usize, o: __m256, inv: __m256) -> __m256 {
+    _mm256_mul_ps(_mm256_sub_ps(_mm256_load_ps(p[row].as_ptr()), o), inv)
+}
+
+impl Kernel for Sse41 {
+    type NRay = NRay4;
+    type TRay = TRay4;
+
+    #[inline(always)]
+    unsafe fn prep_node(r: &NodeRay) -> NRay4 {
+        NRay4 {
+            o: [
+                _mm_set1_ps(r.o[0]),
+                _mm_set1_ps(r.o[1]),
+                _mm_set1_ps(r.o[2]),
+            ],
+            inv: [
+                _mm_set1_ps(r.inv[0]),
+                _mm_set1_ps(r.inv[1]),
+                _mm_set1_ps(r.inv[2]),
+            ],
+            inv_far: [
+                _mm_set1_ps(r.inv_far[0]),
+                _mm_set1_ps(r.inv_far[1]),
+                _mm_set1_ps(r.inv_far[2]),
+            ],
+            near: r.near,
+            far: r.far,
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn prep_tri(r: &TriRay) -> TRay4 {
+        prep_tri4(r)
+    }
+
+    #[inline(always)]
+    unsafe fn node(n: &Node8, r: &NRay4, t_lim: f32, keys: &mut [u32; WIDTH]) -> u32 {
+        let p = &n.planes;
+        let zero = _mm_setzero_ps();
+        // The hit limit widened like the exit planes (same scalar product as the portable path).
+        let lim = _mm_set1_ps(t_lim * T_SCALE);
+        let low = _mm_set1_epi32(!7);
+        let mut mask = 0;
+        for h in 0..2 {
+            let near = _mm_max_ps(
+                _mm_max_ps(
+                    slab4(p, h, r.near[0], r.o[0], r.inv[0]),
+                    slab4(p, h, r.near[1], r.o[1], r.inv[1]),
+                ),
+                _mm_max_ps(slab4(p, h, r.near[2], r.o[2], r.inv[2]), zero),
+            );
+            let far = _mm_min_ps(
+                _mm_min_ps(
+                    slab4(p, h, r.far[0], r.o[0], r.inv_far[0]),
+                    slab4(p, h, r.far[1], r.o[1], r.inv_far[1]),
+                ),
+                _mm_min_ps(slab4(p, h, r.far[2], r.o[2], r.inv_far[2]), lim),
+            );
+            mask |= (_mm_movemask_ps(_mm_cmple_ps(near, far)) as u32) << (4 * h);
+            let l = 4 * h as i32;
+            let lane = _mm_setr_epi32(l, l + 1, l + 2, l + 3);
+            let k = _mm_or_si128(_mm_and_si128(_mm_castps_si128(near), low), lane);
+            _mm_storeu_si128(keys[4 * h..].as_mut_ptr() as *mut __m128i, k);
+        }
+        mask
+    }
+
+    #[inline(always)]
+    unsafe fn leaf(b: &TriBlock, r: &TRay4, t_lim: f32, out: &mut LeafOut) -> Option<u32> {
+        leaf4(b, r, t_lim, out)
+    }
+}
+
+impl Kernel for Avx2 {
+    type NRay = NRay8;
+    type TRay = TRay4;
+
+    #[inline(always)]
+    unsafe fn prep_node(r: &NodeRay) -> NRay8 {
+        NRay8 {
+            o: [
+                _mm256_set1_ps(r.o[0]),
+                _mm256_set1_ps(r.o[1]),
+                _mm256_set1_ps(r.o[2]),
+            ],
+            inv: [
+                _mm256_set1_ps(r.inv[0]),
+                _mm256_set1_ps(r.inv[1]),
+                _mm256_set1_ps(r.inv[2]),
+            ],
+            inv_far: [
+                _mm256_set1_ps(r.inv_far[0]),
+                _mm256_set1_ps(r.inv_far[1]),
+                _mm256_set1_ps(r.inv_far[2]),
+            ],
+            near: r.near,
+            far: r.far,
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn prep_tri(r: &TriRay) -> TRay4 {
+        prep_tri4(r)
+    }
+
+    #[inline(always)]
+    unsafe fn node(n: &Node8, r: &NRay8, t_lim: f32, keys: &mut [u32; WIDTH]) -> u32 {
+        let p = &n.planes;
+        let near = _mm256_max_ps(
+            _mm256_max_ps(
+                slab8(p, r.near[0], r.o[0], r.inv[0]),
+                slab8(p, r.near[1], r.o[1], r.inv[1]),
+            ),
+            _mm256_max_ps(slab8(p, r.near[2], r.o[2], r.inv[2]), _mm256_setzero_ps()),
+        );
+        let far = _mm256_min_ps(
+            _mm256_min_ps(
+                slab8(p, r.far[0], r.o[0], r.inv_far[0]),
+                slab8(p, r.far[1], r.o[1], r.inv_far[1]),
+            ),
+            _mm256_min_ps(
+                slab8(p, r.far[2], r.o[2], r.inv_far[2]),
+                _mm256_set1_ps(t_lim * T_SCALE),
+            ),
+        );
+        let mask = _mm256_movemask_ps(_mm256_cmp_ps::<_CMP_LE_OQ>(near, far)) as u32;
+        let k = _mm256_or_si256(
+            _mm256_and_si256(_mm256_castps_si256(near), _mm256_set1_epi32(!7)),
+            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
+        );
+        _mm256_storeu_si256(keys.as_mut_ptr() as *mut __m256i, k);
+        mask
+    }
+
+    #[inline(always)]
+    unsafe fn leaf(b: &TriBlock, r: &TRay4, t_lim: f32, out: &mut LeafOut) -> Option<u32> {
+        leaf4(b, r, t_lim, out)
+    }
+}
