@@ -1,0 +1,614 @@
+//! `World::build`: meshes, instances, lights, sky and camera from a resolved scene, with the
+//! loader's diagnostics for what cannot be built.
+
+use super::*;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use std::collections::HashSet;
+
+use glam::{Mat3, Mat4, Vec3};
+
+use super::materials::material_def;
+use super::notes::capability_notes;
+use super::sun::{analytic_sky, daylight_turbidity, resolve_sun};
+use crate::accel::spheres::{Sphere, SphereTree};
+use crate::accel::{Accel, Instance, TriangleMesh};
+use crate::assets::{self, MeshAsset};
+use crate::camera::Camera;
+use crate::lights::sky::SkyMap;
+use crate::lights::{luminance, skymaps, Distribution1D, Light};
+use crate::scene::{self, Diagnostic, Location, Scene, Severity, Shadow, SkyKind};
+
+/// An object's or group's own transform and its parent's key.
+pub(super) type Frame<'a> = ([f32; 3], [f32; 3], [f32; 3], Option<&'a str>);
+
+pub(super) fn diag(at: &Location, code: &'static str, key: String, message: String) -> Diagnostic {
+    Diagnostic {
+        file: at.file.clone(),
+        line: at.line.max(1),
+        column: at.column.max(1),
+        end_line: at.line.max(1),
+        end_column: at.column.max(1) + 1,
+        severity: Severity::Error,
+        code,
+        key,
+        message,
+        related: Vec::new(),
+    }
+}
+
+/// The first character of the scene file: where a finding goes that has no better place.
+pub(super) fn scene_start(scene: &Scene) -> Location {
+    Location {
+        file: scene.file.clone(),
+        line: 1,
+        column: 1,
+    }
+}
+
+/// Where the reader found the key `key` of schema path `path` (e.g. `mesh.<name>.file`,
+/// `mesh.file`), in the file `file` when given, and the key's length in characters (the span
+/// a diagnostic underlines). `None` when the key is not written (a default) or the scene was
+/// built by hand.
+pub(super) fn key_location(
+    scene: &Scene,
+    path: &str,
+    key: &str,
+    file: Option<&Path>,
+) -> Option<(Location, u32)> {
+    let name = key.rsplit('.').next().unwrap_or(key);
+    scene
+        .present
+        .iter()
+        .find(|p| p.path == path && p.key == key && file.is_none_or(|f| p.at.file == f))
+        .map(|p| (p.at.clone(), name.chars().count().max(1) as u32))
+}
+
+/// The loader's diagnostic for an asset that would not load: the [`assets::AssetErrorKind`]'s
+/// own code (never one of the spec's: the spec's checker does not read asset contents),
+/// placed at the key that names the asset.
+pub(super) fn asset_diag(
+    at: Location,
+    width: u32,
+    key: String,
+    file: &Path,
+    e: &assets::AssetError,
+) -> Diagnostic {
+    let mut d = diag(
+        &at,
+        e.kind.code(),
+        key,
+        format!("cannot load {}: {}", file.display(), e.message),
+    );
+    d.end_column = d.column.saturating_add(width);
+    d
+}
+
+/// [`asset_diag`] for a `[mesh.<name>]` table: at its `node` key when the node is what is
+/// wrong, else at its `file` key, else (a hand-built scene) at the table. The key is the one
+/// written in the table's own file (a prefab's mesh is named there without its placement), so
+/// that the key and the location agree.
+pub(super) fn mesh_asset_diag(
+    scene: &Scene,
+    mesh: &scene::Mesh,
+    e: &assets::AssetError,
+) -> Diagnostic {
+    let field = if e.kind == assets::AssetErrorKind::GltfNode && mesh.node.is_some() {
+        "node"
+    } else {
+        "file"
+    };
+    let path = format!("mesh.{field}");
+    // A placed prefab's mesh is keyed "<placement>/…/<name>" and named in its own file by
+    // <name> alone; a name may hold a '/' itself, so each tail after a '/' is tried, longest
+    // (the whole key, a scene's own mesh) first. Each start follows a one-byte '/', so it is
+    // a char boundary and the slice cannot panic.
+    let tails = std::iter::once(0).chain(mesh.key.match_indices('/').map(|(i, _)| i + 1));
+    for start in tails {
+        let written = format!("mesh.{}.{field}", &mesh.key[start..]);
+        if let Some((at, width)) = key_location(scene, &path, &written, Some(&mesh.at.file)) {
+            return asset_diag(at, width, written, &mesh.file, e);
+        }
+    }
+    let key = format!("mesh.{}.{field}", mesh.key);
+    asset_diag(mesh.at.clone(), 1, key, &mesh.file, e)
+}
+
+impl World {
+    /// Builds the world for an image of `size` pixels.
+    pub fn build(scene: &Scene, size: [u32; 2]) -> Result<World, WorldError> {
+        let mut errors = Vec::new();
+        let mut capabilities = capability_notes(scene);
+        // `[trace] filter_glossy`, in [0, 1]; NaN is off.
+        let filter_glossy = scene
+            .trace
+            .as_ref()
+            .map_or(0.0, |t| t.filter_glossy)
+            .clamp(0.0, 1.0);
+        let filter_glossy = if filter_glossy.is_nan() {
+            0.0
+        } else {
+            filter_glossy
+        };
+
+        // Materials: every library entry, plus the default plain material at the end.
+        let mut materials: Vec<MaterialDef> = Vec::new();
+        let mut material_index: HashMap<&str, u32> = HashMap::new();
+        for m in &scene.materials {
+            material_index.insert(m.key.as_str(), materials.len() as u32);
+            materials.push(material_def(m, filter_glossy));
+        }
+        let default_material = materials.len() as u32;
+        materials.push(material_def(
+            &scene::Material {
+                key: "(default)".into(),
+                ..Default::default()
+            },
+            filter_glossy,
+        ));
+
+        // World transforms, following parents through objects and groups (placements, which
+        // draw nothing themselves).
+        let mut frames: HashMap<&str, Frame> = HashMap::new();
+        for g in &scene.groups {
+            frames.insert(
+                g.key.as_str(),
+                (g.at, g.rotate, g.scale, g.parent.as_deref()),
+            );
+        }
+        for o in &scene.objects {
+            frames.insert(
+                o.key.as_str(),
+                (o.at, o.rotate, o.scale, o.parent.as_deref()),
+            );
+        }
+        let frame_of = |key: Option<&str>| -> Mat4 {
+            let mut m = Mat4::IDENTITY;
+            let mut cur = key;
+            // The reader refuses parent cycles; the bound keeps a hand-built scene from looping.
+            for _ in 0..=frames.len() {
+                let Some((at, rotate, scale, parent)) = cur.and_then(|k| frames.get(k)) else {
+                    break;
+                };
+                m = crate::geometry::model_matrix(*at, *rotate, *scale) * m;
+                cur = *parent;
+            }
+            m
+        };
+        let world_of = |i: usize| -> Mat4 {
+            let o = &scene.objects[i];
+            frame_of(o.parent.as_deref()) * crate::geometry::model_matrix(o.at, o.rotate, o.scale)
+        };
+        // A light or emitter a placement placed: its position through the placement's world
+        // transform, its radius times the transform's mean axis scale.
+        let placed = |parent: Option<&str>, p: [f32; 3], r: f32| -> (Vec3, f32) {
+            if parent.is_none() {
+                return (Vec3::from(p), r);
+            }
+            let m = frame_of(parent);
+            let s = (m.x_axis.truncate().length()
+                + m.y_axis.truncate().length()
+                + m.z_axis.truncate().length())
+                / 3.0;
+            let pos = m.transform_point3(Vec3::from(p));
+            if !pos.is_finite() || !s.is_finite() {
+                return (Vec3::from(p), r);
+            }
+            (pos, r * s)
+        };
+
+        // Meshes: each (file, node) loaded once.
+        let mut loaded: HashMap<(PathBuf, Option<String>), Result<usize, ()>> = HashMap::new();
+        let mut assets_list: Vec<MeshAsset> = Vec::new();
+        let mut asset_warnings = Vec::new();
+        let mut asset_files: Vec<PathBuf> = Vec::new();
+        let mesh_by_key: HashMap<&str, &scene::Mesh> =
+            scene.meshes.iter().map(|m| (m.key.as_str(), m)).collect();
+
+        let mut tri_meshes: Vec<TriangleMesh> = Vec::new();
+        let mut shading: Vec<MeshShading> = Vec::new();
+        // (asset, geometry) → accel mesh index.
+        let mut geometry_mesh: HashMap<(usize, usize), u32> = HashMap::new();
+        let mut instances: Vec<Instance> = Vec::new();
+        let mut infos: Vec<InstanceInfo> = Vec::new();
+        let mut objects: Vec<ObjectRecord> = Vec::new();
+        let mut emissive: Vec<usize> = Vec::new();
+        let mut cuts: Vec<Cut> = Vec::new();
+        let mut cut_warned: HashSet<String> = HashSet::new();
+
+        for (oi, o) in scene.objects.iter().enumerate() {
+            let mut record = ObjectRecord {
+                key: o.key.clone(),
+                id: o.id.clone(),
+                dynamic: o.dynamic,
+                hidden: o.hidden,
+                shadow: o.shadow,
+                triangles: 0,
+            };
+            let in_plate = !o.dynamic && !o.hidden;
+            let Some(mesh) = mesh_by_key.get(o.mesh.as_str()) else {
+                errors.push(diag(
+                    &o.at_loc,
+                    "bad-reference",
+                    format!("{}.mesh", object_dkey(o)),
+                    format!("no mesh named {:?}", o.mesh),
+                ));
+                continue;
+            };
+            let world = world_of(oi);
+            let det = world.determinant();
+            if !det.is_finite() || det.abs() < 1e-12 {
+                errors.push(diag(&o.at_loc, "bad-value", format!("{}.scale", object_dkey(o)),
+                    format!("object {:?} has a transform that flattens it (determinant {det}): a zero scale, on it or a parent, cannot be drawn", o.key)));
+                continue;
+            }
+            if !in_plate {
+                objects.push(record);
+                continue;
+            }
+            let cache_key = (mesh.file.clone(), mesh.node.clone());
+            let asset = match loaded.get(&cache_key) {
+                Some(r) => *r,
+                None => {
+                    let path = scene.root.join(&mesh.file);
+                    let r = match assets::load_gltf(&path, mesh.node.as_deref()) {
+                        Ok(a) => {
+                            for w in &a.warnings {
+                                asset_warnings.push(format!("{}: {w}", mesh.file.display()));
+                            }
+                            assets_list.push(a);
+                            if !asset_files.contains(&mesh.file) {
+                                asset_files.push(mesh.file.clone());
+                            }
+                            Ok(assets_list.len() - 1)
+                        }
+                        Err(e) => {
+                            errors.push(mesh_asset_diag(scene, mesh, &e));
+                            Err(())
+                        }
+                    };
+                    loaded.insert(cache_key, r);
+                    r
+                }
+            };
+            let Ok(asset) = asset else { continue };
+            let a = &assets_list[asset];
+            let planes = world_planes(&o.clip, world);
+            let cutoff = if o.alpha_cutoff.is_finite() {
+                o.alpha_cutoff.clamp(0.0, 1.0)
+            } else {
+                0.5
+            };
+            for part in &a.parts {
+                let node_override = part
+                    .node_path
+                    .iter()
+                    .rev()
+                    .find_map(|n| mesh.nodes.iter().find(|no| &no.node == n));
+                if node_override.is_some_and(|n| n.hidden) {
+                    continue;
+                }
+                let shadow = node_override.and_then(|n| n.shadow).unwrap_or(o.shadow);
+                let two_sided = node_override
+                    .and_then(|n| n.two_sided)
+                    .unwrap_or(o.two_sided);
+                let geom = &a.geometries[part.geometry];
+                // The order of the issue: the object's per-node materials, its material, the
+                // mesh's node override, then the glTF material's name, its name before the
+                // first '.', fallback, and the default plain material.
+                let by_node = part.node_path.iter().rev().find_map(|n| {
+                    o.materials
+                        .iter()
+                        .find(|(node, _)| node == n)
+                        .map(|(_, m)| m.as_str())
+                });
+                let gltf_name = part.material.as_deref();
+                let material = by_node
+                    .or(o.material.as_deref())
+                    .or(node_override.and_then(|n| n.material.as_deref()))
+                    .and_then(|k| material_index.get(k).copied())
+                    .or_else(|| gltf_name.and_then(|n| material_index.get(n).copied()))
+                    .or_else(|| {
+                        gltf_name
+                            .and_then(|n| n.split_once('.'))
+                            .and_then(|(stem, _)| material_index.get(stem).copied())
+                    })
+                    .or_else(|| {
+                        scene
+                            .fallback
+                            .as_deref()
+                            .and_then(|f| material_index.get(f).copied())
+                    })
+                    .unwrap_or(default_material);
+                let mesh_index =
+                    *geometry_mesh
+                        .entry((asset, part.geometry))
+                        .or_insert_with(|| {
+                            tri_meshes.push(TriangleMesh {
+                                positions: geom.positions.clone(),
+                                indices: geom.indices.clone(),
+                            });
+                            shading.push(MeshShading {
+                                normals: geom.normals.clone(),
+                                uvs: geom.uvs.clone(),
+                            });
+                            (tri_meshes.len() - 1) as u32
+                        });
+                let xf = world * part.transform;
+                let d = xf.determinant();
+                if !d.is_finite() || d.abs() < 1e-12 {
+                    continue;
+                }
+                let m = match shadow {
+                    Shadow::Cast => mask::DRAWN | mask::CASTS,
+                    Shadow::Only => mask::CASTS,
+                    Shadow::None => mask::DRAWN,
+                };
+                record.triangles += geom.indices.len();
+                let emits = luminance(materials[material as usize].emission) > 0.0
+                    && shadow != Shadow::Only;
+                let coverage = part.coverage.and_then(|c| a.coverages.get(c));
+                if let Some(c) = coverage {
+                    let file = mesh.file.display();
+                    let mut note = |m: String| {
+                        if cut_warned.insert(m.clone()) {
+                            asset_warnings.push(m);
+                        }
+                    };
+                    if c.blend {
+                        note(format!(
+                            "{file}: material '{}': alphaMode BLEND drawn as MASK with cutoff {cutoff}",
+                            c.material
+                        ));
+                    } else if (c.file_cutoff - cutoff).abs() > 1e-6 {
+                        note(format!(
+                            "{file}: material '{}': its alphaCutoff {} is not used; object {:?} \
+                             cuts at its alpha_cutoff {cutoff}",
+                            c.material, c.file_cutoff, o.key
+                        ));
+                    }
+                }
+                let cut = if planes.is_empty() && coverage.is_none() {
+                    None
+                } else {
+                    cuts.push(Cut {
+                        planes: planes.clone(),
+                        coverage: coverage.cloned(),
+                        cutoff,
+                    });
+                    Some((cuts.len() - 1) as u32)
+                };
+                if emits {
+                    emissive.push(instances.len());
+                }
+                instances.push(Instance {
+                    mesh: mesh_index,
+                    world_from_object: xf,
+                    mask: m,
+                });
+                infos.push(InstanceInfo {
+                    material,
+                    normal_matrix: Mat3::from_mat4(xf).inverse().transpose(),
+                    orientation: d.signum(),
+                    two_sided,
+                    first_light: None,
+                    object: objects.len() as u32,
+                    cut,
+                });
+            }
+            objects.push(record);
+        }
+
+        // The sun as this bake resolves it (the analytic sky follows it).
+        let sun = scene
+            .sun
+            .as_ref()
+            .map(|s| resolve_sun(s, daylight_turbidity(scene.sky.as_ref())));
+
+        // The sky's map (an HDR, a room, a mix, or the analytic sky baked), loaded before any
+        // error stops the build, so that a broken sky is reported together with broken meshes.
+        let mut sky_map = None;
+        if let Some(sky) = &scene.sky {
+            let mut load = |path: &Path, schema_path: &str, key: &str| match assets::load_hdr(
+                &scene.root.join(path),
+            ) {
+                Ok(map) => {
+                    asset_files.push(path.to_path_buf());
+                    Some(map)
+                }
+                Err(e) => {
+                    let (at, width) = key_location(scene, schema_path, key, None)
+                        .unwrap_or_else(|| (scene_start(scene), 1));
+                    errors.push(asset_diag(at, width, key.into(), path, &e));
+                    None
+                }
+            };
+            let mut analytic = |l: &scene::SkyLayer| -> Option<skymaps::RadianceFn> {
+                Some(analytic_sky(
+                    l.turbidity,
+                    l.ground_albedo,
+                    l.ambient,
+                    sun.as_ref(),
+                ))
+            };
+            // An analytic sky with no sun up is black: no light at all, rather than a black map.
+            let sun_up = sun.is_some_and(|s| s.toward.y > 0.0);
+            sky_map = if sky.kind == SkyKind::Analytic && !sun_up {
+                None
+            } else if sky.kind == SkyKind::Analytic {
+                let f = analytic_sky(sky.turbidity, sky.ground_albedo, sky.ambient, sun.as_ref());
+                let m = skymaps::bake_mix(&[(1.0, skymaps::LayerSource::Analytic(f))]);
+                Some(SkyMap::new(
+                    m.width as usize,
+                    m.height as usize,
+                    &m.texels,
+                    1.0,
+                    0.0,
+                ))
+            } else {
+                skymaps::build_sky(sky, &mut load, &mut analytic)
+            };
+        }
+
+        if !errors.is_empty() {
+            return Err(WorldError(errors));
+        }
+
+        // Lights: emissive triangles first (instances point at them), then the rest.
+        let mut lights: Vec<Light> = Vec::new();
+        let mut light_instance: Vec<u32> = Vec::new();
+        for &ii in &emissive {
+            let inst = &instances[ii];
+            let mesh = &tri_meshes[inst.mesh as usize];
+            let info = &mut infos[ii];
+            info.first_light = Some(lights.len() as u32);
+            let radiance = materials[info.material as usize].emission;
+            for tri in &mesh.indices {
+                let p = tri.map(|v| {
+                    inst.world_from_object
+                        .transform_point3(mesh.positions[v as usize])
+                });
+                let c = (p[1] - p[0]).cross(p[2] - p[0]) * info.orientation;
+                let area = 0.5 * c.length();
+                lights.push(Light::Triangle {
+                    p,
+                    n: c.normalize_or_zero(),
+                    area,
+                    radiance,
+                    two_sided: info.two_sided,
+                });
+                light_instance.push(ii as u32);
+            }
+        }
+        let mut spheres = Vec::new();
+        let mut placed_lights = Vec::new();
+        for l in &scene.lights {
+            let i = rgb(l.color) * l.intensity.max(0.0);
+            let (position, radius) = placed(l.parent.as_deref(), l.position, l.radius);
+            placed_lights.push((position, radius));
+            if radius > 0.0 {
+                if l.shadow {
+                    spheres.push(lights.len() as u32);
+                }
+                lights.push(Light::Sphere {
+                    center: position,
+                    radius,
+                    radiance: i / (std::f32::consts::PI * radius * radius),
+                    casts: l.shadow,
+                });
+            } else {
+                lights.push(Light::Point {
+                    position,
+                    intensity: i,
+                    casts: l.shadow,
+                });
+            }
+        }
+        for e in &scene.emitters {
+            spheres.push(lights.len() as u32);
+            let (center, r) = placed(e.parent.as_deref(), e.position, e.radius);
+            placed_lights.push((center, r));
+            let r = r.max(1e-6);
+            lights.push(Light::Sphere {
+                center,
+                radius: r,
+                radiance: rgb(e.color) * e.intensity.max(0.0) / (std::f32::consts::PI * r * r),
+                casts: true,
+            });
+        }
+        let sphere_list: Vec<Sphere> = (0..lights.len() as u32)
+            .filter_map(|i| match lights[i as usize] {
+                Light::Sphere { center, radius, .. } => Some(Sphere {
+                    center,
+                    radius,
+                    mask: if spheres.contains(&i) {
+                        mask::DRAWN | mask::CASTS
+                    } else {
+                        mask::DRAWN
+                    },
+                    id: i,
+                }),
+                _ => None,
+            })
+            .collect();
+        let sphere_tree = SphereTree::build(&sphere_list);
+        let mut infinite = Vec::new();
+        if let Some(s) = sun.filter(|s| s.irradiance.max_element() > 0.0) {
+            if s.cos_max < 1.0 {
+                infinite.push(lights.len() as u32);
+            }
+            lights.push(Light::Sun {
+                toward: s.toward,
+                irradiance: s.irradiance,
+                cos_max: s.cos_max,
+            });
+        }
+        if let Some(map) = sky_map {
+            infinite.push(lights.len() as u32);
+            lights.push(Light::Sky(Box::new(map)));
+        }
+
+        let accel = Accel::build(tri_meshes, instances);
+        let (lo, hi) = accel.bounds();
+        let radius = (0.5 * (hi - lo).length()).max(1e-3);
+        let radius = if radius.is_finite() { radius } else { 1.0 };
+        let powers: Vec<f32> = lights.iter().map(|l| l.power(radius)).collect();
+        let light_power = Distribution1D::new(&powers);
+        if lights.is_empty() {
+            capabilities.push(Capability {
+                what: "lights".into(),
+                message:
+                    "the scene has no light, sun, sky or emissive material: the plate is black"
+                        .into(),
+                at: Location {
+                    file: scene.file.clone(),
+                    line: 1,
+                    column: 1,
+                },
+                count: 1,
+            });
+        }
+
+        let camera = Camera::new(&scene.camera.clone().unwrap_or_default(), size);
+        let transmissive_shadows = scene.trace.as_ref().is_some_and(|t| t.transmissive_shadows)
+            && materials.iter().any(|m| m.bxdf.transmits());
+        Ok(World {
+            trace: TraceScene {
+                accel,
+                shading,
+                instances: infos,
+                materials,
+                lights,
+                light_instance,
+                clamp_indirect: scene
+                    .trace
+                    .as_ref()
+                    .map_or(0.0, |t| t.clamp_indirect)
+                    .clamp(0.0, 10_000.0),
+                transmissive_shadows,
+                cuts,
+                light_power,
+                light_powers: powers,
+                sphere_tree,
+                infinite,
+            },
+            camera,
+            placed_lights,
+            sun,
+            objects,
+            capabilities: {
+                capabilities.sort_by(|a, b| a.what.cmp(&b.what));
+                capabilities
+            },
+            asset_warnings,
+            asset_files,
+        })
+    }
+}
+
+/// An object's dotted diagnostic key, as the reader writes it: by its id when it has one,
+/// else by its key (the model keeps no file place for an entry without id).
+pub(super) fn object_dkey(o: &scene::Object) -> String {
+    format!("object.{}", o.id.as_deref().unwrap_or(&o.key))
+}

@@ -1,0 +1,241 @@
+//! The render-ready scene: meshes kept once, instances with their world transforms and
+//! material tables, lights with a sampler over them, the sky and the camera.
+//!
+//! Built from a resolved [`Scene`](crate::scene::Scene); everything a bake reads during
+//! tracing lives here, so the integrator never looks back at the scene or the files.
+//!
+//! Files: this one holds the types; `build.rs` builds the world from the scene, `materials.rs`
+//! turns library materials into models, `sun.rs` resolves the sun and the analytic sky, and
+//! `notes.rs` names what the scene holds that this version does not draw.
+
+mod build;
+mod materials;
+mod notes;
+mod sun;
+#[cfg(test)]
+mod tests;
+
+use std::path::{Path, PathBuf};
+
+use glam::{Mat3, Mat4, Vec2, Vec3, Vec4};
+
+use crate::accel::spheres::SphereTree;
+use crate::accel::Accel;
+use crate::assets::Coverage;
+use crate::camera::Camera;
+use crate::lights::{Distribution1D, Light};
+use crate::materials::Bxdfs;
+use crate::scene::{Diagnostic, Location, Shadow};
+
+/// Ray masks: what a ray can see.
+pub mod mask {
+    /// Seen by camera rays: objects with `shadow = "cast"` or `"none"`.
+    pub const DRAWN: u32 = 1;
+    /// Blocks light and is met by rays after the first bounce: `"cast"` and `"only"`.
+    pub const CASTS: u32 = 2;
+}
+
+/// Shading data of one mesh, parallel to the accel's
+/// [`TriangleMesh`](crate::accel::TriangleMesh).
+#[derive(Clone, Debug, Default)]
+pub struct MeshShading {
+    /// Object-space unit vertex normals.
+    pub normals: Vec<Vec3>,
+    /// Texture coordinates.
+    pub uvs: Vec<Vec2>,
+}
+
+/// Per instance: how to shade what a ray meets.
+#[derive(Clone, Debug)]
+pub struct InstanceInfo {
+    /// Index into [`TraceScene::materials`].
+    pub material: u32,
+    /// Object-to-world matrix for normals (inverse transpose).
+    pub normal_matrix: Mat3,
+    /// +1, or −1 where the transform mirrors (its determinant is negative), to keep front faces.
+    pub orientation: f32,
+    /// Emissive faces emit on both sides.
+    pub two_sided: bool,
+    /// Index of the light of this instance's triangle 0, when it emits.
+    pub first_light: Option<u32>,
+    /// Index into [`World::objects`].
+    pub object: u32,
+    /// Index into [`TraceScene::cuts`] when clip planes or a cut-out material cut the surface.
+    pub cut: Option<u32>,
+}
+
+/// What cuts parts of an instance's surface away: the object's `clip` planes and the cut-out
+/// alpha of its glTF material. A cut point is not there for any ray (camera, bounce, shadow,
+/// depth) and emits nothing.
+#[derive(Clone, Debug)]
+pub struct Cut {
+    /// The clip planes in the world frame, as `(n, −d)`: a world point `p` is cut where
+    /// `plane · (p, 1) > 0`. Written in the object's own model frame, they move with it.
+    pub planes: Vec<Vec4>,
+    /// The cut-out material's coverage, when the glTF material is MASK or BLEND.
+    pub coverage: Option<Coverage>,
+    /// The object's `alpha_cutoff`: a point whose alpha is below it is cut.
+    pub cutoff: f32,
+}
+
+impl Cut {
+    /// Whether the world point `p` is kept; `uv` gives its TEXCOORD_0, asked for only when a
+    /// cut-out needs it.
+    #[inline]
+    pub fn keeps(&self, p: Vec3, uv: impl FnOnce() -> Vec2) -> bool {
+        let h = p.extend(1.0);
+        if self.planes.iter().any(|plane| plane.dot(h) > 0.0) {
+            return false;
+        }
+        match &self.coverage {
+            Some(c) => c.alpha(uv()) >= self.cutoff,
+            None => true,
+        }
+    }
+}
+
+/// An object's clip planes `[nx, ny, nz, d]` (cut where `n·p > d` in the object's model frame)
+/// carried to the world frame by `world`, the object's world transform: the plane as a
+/// covector `(n, −d)` maps by the inverse transpose, which keeps which side is cut. A plane
+/// that does not survive the transform finite is dropped (the reader keeps the values finite
+/// and the builder refuses flattening transforms, so this does not arise from a scene file).
+pub fn world_planes(clip: &[[f32; 4]], world: Mat4) -> Vec<Vec4> {
+    let to_world = world.inverse().transpose();
+    clip.iter()
+        .map(|c| to_world * Vec4::new(c[0], c[1], c[2], -c[3]))
+        .filter(|p| p.is_finite())
+        .collect()
+}
+
+/// A material as the integrator uses it.
+#[derive(Clone, Debug)]
+pub struct MaterialDef {
+    /// Key in its library, or `(default)`.
+    pub key: String,
+    /// The scattering model.
+    pub bxdf: Bxdfs,
+    /// The model a path uses after it has bounced off a diffuse surface: `bxdf` with its
+    /// roughness raised to `[trace] filter_glossy` (the same as `bxdf` when that is 0).
+    pub filtered: Bxdfs,
+    /// Radiance leaving the front face, W·m⁻²·sr⁻¹.
+    pub emission: Vec3,
+}
+
+/// What a bake notes about a scene it can read but does not fully draw.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Capability {
+    /// What is not drawn, in the format's words, e.g. `[haze]`.
+    pub what: String,
+    /// The message, e.g. `[haze] is not rendered yet`.
+    pub message: String,
+    /// Where it was first written.
+    pub at: Location,
+    /// How many places hold it.
+    pub count: usize,
+}
+
+/// What rays read while a bake traces: geometry, materials, lights and sky. Immutable once
+/// built, borrowed by the integrator; it holds nothing about the camera, the manifest or the
+/// scene's files.
+pub struct TraceScene {
+    /// Triangles and the BVH over the static, drawn and shadow-casting objects.
+    pub accel: Accel,
+    /// Per accel mesh.
+    pub shading: Vec<MeshShading>,
+    /// Per accel instance.
+    pub instances: Vec<InstanceInfo>,
+    /// The materials instances point at.
+    pub materials: Vec<MaterialDef>,
+    /// Every light.
+    pub lights: Vec<Light>,
+    /// Per triangle light (they come first in `lights`): the instance it is a face of, so that
+    /// light sampling can refuse a point a [`Cut`] removes.
+    pub light_instance: Vec<u32>,
+    /// `[trace] clamp_indirect`: the luminance cap on light contributions past the first
+    /// hit; 0 is off.
+    pub clamp_indirect: f32,
+    /// `[trace] transmissive_shadows`, and some material is glass: shadow rays pass glass
+    /// surfaces, tinted, instead of stopping at them.
+    pub transmissive_shadows: bool,
+    /// The cuts instances point at; empty when nothing is cut, and then no ray pays for them.
+    pub cuts: Vec<Cut>,
+    /// Each light's power (W, luminance-weighted, see [`Light::power`]) as a distribution:
+    /// the integrator's light choice starts from it.
+    pub light_power: Distribution1D,
+    /// Each light's power, W (luminance-weighted), in `lights` order: what `light_power` was
+    /// made from.
+    pub light_powers: Vec<f32>,
+    /// The sphere lights (`[[light]]` with a radius, `[[emitter]]`) in a tree of their own,
+    /// ids their indices in `lights`: every one has the [`mask::DRAWN`] bit (the camera sees
+    /// them all), those that cast shadows also [`mask::CASTS`] (other rays meet them).
+    pub sphere_tree: SphereTree,
+    /// Indices of lights at infinity (sky, sun disk) an escaping ray sees.
+    pub infinite: Vec<u32>,
+}
+
+/// The render-ready scene: what rays read ([`TraceScene`]), the camera, and what the bake
+/// reports about the scene (objects, lights as placed, notes, files).
+pub struct World {
+    /// What rays read.
+    pub trace: TraceScene,
+    /// The camera.
+    pub camera: Camera,
+    /// World position and radius of each `[[light]]`, then each `[[emitter]]`, in the scene's
+    /// order: a prefab's light placed by its placement's transform (for the manifest).
+    pub placed_lights: Vec<(Vec3, f32)>,
+    /// The sun as resolved for this bake (`None` without `[sun]`), also when it is below the
+    /// horizon and dark: what the manifest records.
+    pub sun: Option<ResolvedSun>,
+    /// Object keys by index, and whether each is in the plate.
+    pub objects: Vec<ObjectRecord>,
+    /// Notes on what the scene holds that this version does not draw.
+    pub capabilities: Vec<Capability>,
+    /// Loader warnings (glTF content).
+    pub asset_warnings: Vec<String>,
+    /// Every asset file read, relative to the root.
+    pub asset_files: Vec<PathBuf>,
+}
+
+/// One object, as the manifest lists it.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct ObjectRecord {
+    /// Its key.
+    pub key: String,
+    /// Its id.
+    pub id: Option<String>,
+    /// Left out of the plate (dynamic).
+    pub dynamic: bool,
+    /// Not drawn.
+    pub hidden: bool,
+    /// Its shadow mode.
+    pub shadow: Shadow,
+    /// Triangles it places.
+    pub triangles: usize,
+}
+
+/// A failure to build the world: always about the input.
+#[derive(Debug)]
+pub struct WorldError(pub Vec<Diagnostic>);
+
+/// The sun a bake draws: where it is, what it gives, and how wide it is.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ResolvedSun {
+    /// Unit world vector towards the sun's centre.
+    pub toward: Vec3,
+    /// Irradiance on a plane facing the sun, W/m² per linear RGB channel (0 when down).
+    pub irradiance: Vec3,
+    /// Cosine of the disk's angular radius (1: a delta sun).
+    pub cos_max: f32,
+    /// Whether the sun is `model = "daylight"` (the analytic sky's `ambient` is then not read).
+    pub daylight: bool,
+}
+
+/// The scene file's folder, for messages.
+pub fn display_root(root: &Path) -> String {
+    root.display().to_string()
+}
+
+/// A colour from the scene as linear RGB: non-finite or negative channels become 0.
+fn rgb(c: [f32; 3]) -> Vec3 {
+    Vec3::from(c.map(|v| if v.is_finite() { v.max(0.0) } else { 0.0 }))
+}

@@ -1,0 +1,168 @@
+//! The world builder's tests.
+
+use super::materials::material_def;
+use super::notes::capability_notes;
+use super::*;
+use crate::materials::Glass;
+use crate::scene::{self, Family};
+
+/// The family picks the model, and `filter_glossy` roughens every family's filtered
+/// model: glass's interface and a coat's own roughness too.
+#[test]
+fn families_choose_their_model_and_every_model_is_filtered() {
+    let m = |family, roughness, clearcoat_roughness| scene::Material {
+        key: "m".into(),
+        family,
+        roughness,
+        clearcoat_roughness,
+        ..Default::default()
+    };
+    let glass = material_def(&m(Family::Glass, 0.0, 0.05), 0.5);
+    match (glass.bxdf, glass.filtered) {
+        (Bxdfs::Glass(a), Bxdfs::Glass(b)) => {
+            assert!(a.interface().is_specular());
+            assert!((b.interface().alpha() - 0.25).abs() < 1e-6);
+        }
+        other => panic!("{other:?}"),
+    }
+    let metal = material_def(&m(Family::Chrome, 0.1, 0.05), 0.0);
+    assert!(matches!(metal.bxdf, Bxdfs::Conductor(_)));
+    assert_eq!(metal.bxdf, metal.filtered);
+    let lacquer = material_def(&m(Family::Lacquer, 0.6, 0.05), 0.5);
+    assert!(matches!(lacquer.bxdf, Bxdfs::Coated(_)));
+    assert_ne!(
+        lacquer.bxdf, lacquer.filtered,
+        "the coat's roughness is raised"
+    );
+    let unfiltered = material_def(&m(Family::Lacquer, 0.6, 0.5), 0.0);
+    assert_eq!(lacquer.filtered, unfiltered.bxdf);
+    let plain = material_def(&m(Family::Plain, 0.5, 0.05), 0.0);
+    assert!(matches!(plain.bxdf, Bxdfs::Plain(_)));
+    let coated_plain = material_def(
+        &scene::Material {
+            clearcoat: 0.5,
+            ..m(Family::Plain, 0.5, 0.05)
+        },
+        0.0,
+    );
+    assert!(matches!(coated_plain.bxdf, Bxdfs::Coated(_)));
+    // Glass takes its coat on the outside; filtering raises the coat's roughness too.
+    let coated_glass = material_def(
+        &scene::Material {
+            clearcoat: 0.5,
+            ..m(Family::Glass, 0.3, 0.05)
+        },
+        0.5,
+    );
+    match (coated_glass.bxdf, coated_glass.filtered) {
+        (Bxdfs::Glass(a), Bxdfs::Glass(b)) => {
+            assert!(a.is_coated() && b.is_coated());
+            let base = Vec3::from(scene::Material::default().base);
+            let same_coat_raised = Glass::coated(1.5, 0.5, base, 0.5, 0.5);
+            assert_eq!(b, same_coat_raised);
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(matches!(glass.bxdf, Bxdfs::Glass(g) if !g.is_coated()));
+}
+
+/// Clip planes written in the object's frame cut the same material points wherever the
+/// object is moved, turned, scaled unevenly or mirrored.
+#[test]
+fn clip_planes_follow_the_object_frame() {
+    let clip = [[1.0, 2.0, -0.5, 0.25], [0.0, -1.0, 0.0, 0.1]];
+    let frames = [
+        Mat4::IDENTITY,
+        crate::geometry::model_matrix([1.0, -2.0, 3.0], [30.0, 45.0, 60.0], [2.0, 0.5, 3.0]),
+        crate::geometry::model_matrix([0.0, 5.0, 0.0], [0.0, 90.0, 0.0], [-1.0, 1.0, 1.0]),
+    ];
+    for world in frames {
+        let planes = world_planes(&clip, world);
+        assert_eq!(planes.len(), 2);
+        let cut = Cut {
+            planes,
+            coverage: None,
+            cutoff: 0.5,
+        };
+        for i in 0..200 {
+            // A lattice of object points, some on each side of each plane.
+            let f = |k: u32| ((i * k) % 17) as f32 / 8.0 - 1.0;
+            let p = Vec3::new(f(3), f(5), f(7));
+            let object_cut = clip
+                .iter()
+                .any(|c| Vec3::new(c[0], c[1], c[2]).dot(p) > c[3] + 1e-4);
+            let object_kept = clip
+                .iter()
+                .all(|c| Vec3::new(c[0], c[1], c[2]).dot(p) < c[3] - 1e-4);
+            let kept = cut.keeps(world.transform_point3(p), || Vec2::ZERO);
+            if object_cut {
+                assert!(!kept, "{p} in {world}");
+            }
+            if object_kept {
+                assert!(kept, "{p} in {world}");
+            }
+        }
+    }
+}
+
+/// The spec's lamp, placed twice on a desk: placements draw through their groups, and the
+/// lights they place take the placements' world transforms.
+#[test]
+fn placements_place_objects_and_lights() {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/scenes/lamp/desk.scene.toml");
+    let scene = crate::scene::load(&file).unwrap_or_else(|d| panic!("{d:#?}"));
+    let world = World::build(&scene, [64, 36]).unwrap_or_else(|e| panic!("{:#?}", e.0));
+    // Groups draw nothing; every object with a mesh is an instance.
+    let keys: Vec<&str> = world.objects.iter().map(|o| o.key.as_str()).collect();
+    assert_eq!(
+        keys,
+        [
+            "desk",
+            "left lamp/shade",
+            "left lamp/stem",
+            "right lamp/shade",
+            "right lamp/stem"
+        ]
+    );
+    assert!(!capability_notes(&scene)
+        .iter()
+        .any(|c| c.what.starts_with("include") || c.what.starts_with("object.")));
+    // The right lamp's stem: desk · right lamp · shade · stem, its scale overridden to 0.5.
+    let m = |at: [f32; 3], r: [f32; 3], s: [f32; 3]| crate::geometry::model_matrix(at, r, s);
+    let want = m([0.0, 0.75, 0.0], [0.0; 3], [1.0; 3])
+        * m([1.2, 0.0, 0.4], [0.0; 3], [2.0; 3])
+        * m([0.0, 0.5, 0.0], [0.0; 3], [1.0; 3])
+        * m([0.0, -0.25, 0.0], [0.0; 3], [0.5; 3]);
+    let stem = world
+        .trace
+        .instances
+        .iter()
+        .zip(world.trace.accel.instances())
+        .find(|(info, _)| world.objects[info.object as usize].key == "right lamp/stem")
+        .map(|(_, inst)| inst.world_from_object)
+        .unwrap();
+    assert!(stem.abs_diff_eq(want, 1e-5), "{stem} {want}");
+    // Bulbs at [0, 0.45, 0] in each lamp's frame, radius 0.05 times the mean scale.
+    let spheres: Vec<(Vec3, f32, f32)> = world
+        .trace
+        .lights
+        .iter()
+        .filter_map(|l| match l {
+            Light::Sphere {
+                center,
+                radius,
+                radiance,
+                ..
+            } => Some((*center, *radius, radiance.x)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(spheres.len(), 2);
+    let pi = std::f32::consts::PI;
+    let (c, r, l) = spheres[0];
+    assert!(c.abs_diff_eq(Vec3::new(-1.2, 1.2, 0.4), 1e-5), "{c}");
+    assert!((r - 0.05).abs() < 1e-6 && (l - 3.0 / (pi * r * r)).abs() < 1e-2 * l);
+    let (c, r, l) = spheres[1];
+    assert!(c.abs_diff_eq(Vec3::new(1.2, 1.65, 0.4), 1e-5), "{c}");
+    assert!((r - 0.1).abs() < 1e-6 && (l - 1.0 / (pi * r * r)).abs() < 1e-2 * l);
+}
