@@ -291,12 +291,15 @@ impl PathTracer<'_> {
                 -s.ng_front
             };
 
+            // The vertex's four pairs in one go: light pick (and Russian roulette), light
+            // point, lobe choice, direction.
+            let [u_pick, u_light, u_lobe, u] =
+                sampler.get_2d_x4(index, [dim, dim + 2, dim + 4, dim + 6]);
+
             // Next-event estimation.
-            let u_pick = sampler.get_2d(index, dim);
             if !self.scene.lights.is_empty() {
                 let (li_index, pick_pdf) = self.light_choice.sample_discrete(u_pick.x);
                 let light = &self.scene.lights[li_index];
-                let u_light = sampler.get_2d(index, dim + 2);
                 if let Some(ls) = light
                     .sample_li(s.p, u_light)
                     .filter(|ls| !self.light_point_cut(li_index, s.p + ls.wi * ls.dist))
@@ -352,9 +355,8 @@ impl PathTracer<'_> {
             }
 
             // Continue the path by sampling the BSDF.
-            // `get_1d` is the pair's first dimension: `get_2d(…).x` exactly, at half the cost.
-            let uc = sampler.get_1d(index, dim + 4);
-            let u = sampler.get_2d(index, dim + 6);
+            // The lobe choice is the first dimension of its pair (`get_1d(…, dim + 4)`).
+            let uc = u_lobe.x;
             let Some(bs) = bsdf.sample_f(wo, uc, u) else {
                 break;
             };
