@@ -170,10 +170,27 @@ impl PathTracer<'_> {
         &self,
         sampler: &PixelSampler,
         index: u32,
+        ray: Ray,
+        counters: &mut Counters,
+    ) -> PathSample {
+        counters.rays += 1;
+        let first = self.meet(&ray, mask::DRAWN, true);
+        self.li_met(sampler, index, ray, first, counters)
+    }
+
+    /// [`Self::li`] for a camera ray whose first meeting is already known (`first`, as
+    /// `meet(&ray, mask::DRAWN, true)` gives it, and already counted as a ray): the render
+    /// loop traces camera rays in coherent packets and continues each path from here.
+    fn li_met(
+        &self,
+        sampler: &PixelSampler,
+        index: u32,
         mut ray: Ray,
+        first: Meet,
         counters: &mut Counters,
     ) -> PathSample {
         let settings = &self.settings;
+        let mut first = Some(first);
         let mut l = Vec3::ZERO;
         let mut beta = Vec3::ONE;
         let mut covered = false;
@@ -198,13 +215,13 @@ impl PathTracer<'_> {
         let mut segment = 0u32;
         loop {
             let dim = FIRST_BOUNCE_DIM + SAMPLES_PER_BOUNCE * segment;
-            counters.rays += 1;
-            let m = if segment == 0 {
-                mask::DRAWN
-            } else {
-                mask::CASTS
+            let meet = match first.take() {
+                Some(m) => m,
+                None => {
+                    counters.rays += 1;
+                    self.meet(&ray, mask::CASTS, false)
+                }
             };
-            let meet = self.meet(&ray, m, segment == 0);
             let wo = -ray.d.normalize();
             let shadowed_already = from_nee && via_glass;
             let hit = match meet {

@@ -11,6 +11,7 @@ use crate::materials::Bxdfs;
 use crate::world::mask;
 
 /// What a ray meets first.
+#[derive(Clone, Copy, Debug)]
 pub(super) enum Meet {
     /// A triangle of the accel.
     Surface(Hit),
@@ -164,6 +165,14 @@ impl PathTracer<'_> {
             return Meet::Sphere { light, t };
         }
         hit.map_or(Meet::Nothing, Meet::Surface)
+    }
+
+    /// What each camera ray meets first: `out[i]` is `meet(&rays[i], mask::DRAWN, true)`.
+    /// The rays of one pixel's samples nearly coincide, so they are traced together.
+    pub(super) fn camera_meets(&self, rays: &[Ray], out: &mut [Meet]) {
+        for (r, o) in rays.iter().zip(out) {
+            *o = self.meet(r, mask::DRAWN, true);
+        }
     }
 
     fn occluded(&self, ray: &Ray) -> bool {

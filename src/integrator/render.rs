@@ -7,17 +7,22 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use glam::Vec2;
+use glam::{Vec2, Vec3};
 use rayon::prelude::*;
 
+use super::query::Meet;
 use super::{Counters, PathTracer, Settings};
 use crate::camera::Camera;
 use crate::film::{self, Film, FilmTile, Image};
+use crate::geometry::Ray;
 use crate::sampling::Sampler;
 use crate::world::World;
 
 /// Tile edge, pixels.
 pub const TILE: u32 = 16;
+
+/// Camera rays traced together: the samples of one pixel, this many at a time.
+const CAMERA_PACKET: usize = 8;
 
 /// Receives progress from a render; the library never prints, the binary implements this.
 pub trait Progress: Sync {
@@ -59,14 +64,30 @@ pub fn render_with(tracer: &PathTracer<'_>, camera: &Camera, progress: &dyn Prog
                 for x in rect.x0..rect.x0 + rect.w {
                     let pixel = [x, y];
                     let pixel_sampler = sampler.pixel(pixel);
-                    for i in 0..settings.spp {
-                        // A one-pixel box filter: the film point is uniform over the pixel.
-                        let j = pixel_sampler.get_2d(i, 0);
-                        let film = Vec2::new(x as f32 + j.x, y as f32 + j.y);
-                        let lens = pixel_sampler.get_2d(i, 2);
-                        let ray = camera.ray(film, lens);
-                        let s = tracer.li(&pixel_sampler, i, ray, &mut counters);
-                        tile.add_sample(pixel, s.radiance, s.covered);
+                    let mut first = 0;
+                    while first < settings.spp {
+                        // The camera rays of up to CAMERA_PACKET consecutive samples, traced
+                        // together; each path then goes on alone, samples in order.
+                        let n = (settings.spp - first).min(CAMERA_PACKET as u32) as usize;
+                        let mut rays = [Ray::new(Vec3::ZERO, Vec3::Z); CAMERA_PACKET];
+                        for (k, ray) in rays[..n].iter_mut().enumerate() {
+                            let i = first + k as u32;
+                            // A one-pixel box filter: the film point is uniform over the pixel.
+                            let j = pixel_sampler.get_2d(i, 0);
+                            let film = Vec2::new(x as f32 + j.x, y as f32 + j.y);
+                            let lens = pixel_sampler.get_2d(i, 2);
+                            *ray = camera.ray(film, lens);
+                        }
+                        let mut meets = [Meet::Nothing; CAMERA_PACKET];
+                        tracer.camera_meets(&rays[..n], &mut meets[..n]);
+                        counters.rays += n as u64;
+                        for k in 0..n {
+                            let i = first + k as u32;
+                            let s =
+                                tracer.li_met(&pixel_sampler, i, rays[k], meets[k], &mut counters);
+                            tile.add_sample(pixel, s.radiance, s.covered);
+                        }
+                        first += n as u32;
                     }
                     let centre =
                         camera.ray(Vec2::new(x as f32 + 0.5, y as f32 + 0.5), Vec2::splat(0.5));
