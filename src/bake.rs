@@ -8,7 +8,7 @@ use std::time::Instant;
 use serde_json::json;
 use sha2::{Digest, Sha256};
 
-use crate::integrator::{self, Progress, Settings};
+use crate::integrator::{self, Plan, Progress, Settings};
 use crate::lights::Light;
 use crate::plates::{self, PlateError, PlateImages};
 use crate::scene::{self, Diagnostic};
@@ -25,6 +25,8 @@ pub struct BakeOptions {
     pub size: [u32; 2],
     /// Rendering settings.
     pub settings: Settings,
+    /// Adaptive sampling and the time limit (the default: every pixel takes `spp`).
+    pub plan: Plan,
     /// Worker threads; `None` uses every core.
     pub threads: Option<usize>,
 }
@@ -110,6 +112,7 @@ pub fn bake(options: &BakeOptions, progress: &dyn Progress) -> Result<BakeReport
     if options.settings.spp == 0 {
         return Err(BakeError::Usage("--spp must be at least 1".into()));
     }
+    check_plan(&options.plan, options.settings.spp)?;
     let scene = scene::load(&options.scene).map_err(BakeError::Input)?;
     let out = match (&options.out, &scene.plates) {
         (Some(o), _) => o.clone(),
@@ -128,8 +131,10 @@ pub fn bake(options: &BakeOptions, progress: &dyn Progress) -> Result<BakeReport
         .build()
         .map_err(|e| BakeError::Usage(format!("cannot start worker threads: {e}")))?;
     let render_start = Instant::now();
-    let image = pool.install(|| integrator::render(&world, &options.settings, progress));
+    let rendered = pool
+        .install(|| integrator::render_planned(&world, &options.settings, &options.plan, progress));
     let render_seconds = render_start.elapsed().as_secs_f64().max(1e-9);
+    let image = &rendered.image;
 
     let far = world.camera.far;
     let images = PlateImages {
@@ -142,9 +147,11 @@ pub fn bake(options: &BakeOptions, progress: &dyn Progress) -> Result<BakeReport
             .map(|(c, a)| [c.x, c.y, c.z, *a])
             .collect(),
         depth: image.depth.iter().map(|d| d.unwrap_or(far)).collect(),
+        samples: (!options.plan.is_uniform()).then(|| image.samples.clone()),
     };
-    let samples = w as u64 * h as u64 * options.settings.spp as u64;
-    let manifest = manifest(&scene, &world, options, samples);
+    let samples: u64 = image.samples.iter().map(|&n| u64::from(n)).sum();
+    let mut manifest = manifest(&scene, &world, options, samples);
+    manifest["sampling"] = sampling_json(options, &rendered);
     let files = plates::write_plate_folder(&out, &images, manifest).map_err(BakeError::Write)?;
     Ok(BakeReport {
         out,
@@ -159,6 +166,63 @@ pub fn bake(options: &BakeOptions, progress: &dyn Progress) -> Result<BakeReport
         capabilities: world.capabilities.clone(),
         asset_warnings: world.asset_warnings.clone(),
         dropped_samples: image.dropped,
+    })
+}
+
+/// Refuses a plan the render loop cannot follow, as a usage error naming the option.
+fn check_plan(plan: &Plan, spp: u32) -> Result<(), BakeError> {
+    if let Some(e) = plan.noise_threshold {
+        if !(e.is_finite() && e > 0.0) {
+            return Err(BakeError::Usage(format!(
+                "--noise-threshold {e}: must be a positive number (a relative error, e.g. 0.01)"
+            )));
+        }
+    }
+    if let Some(t) = plan.time_limit {
+        if !(t.is_finite() && t > 0.0) {
+            return Err(BakeError::Usage(format!(
+                "--time-limit {t}: must be a positive number of seconds"
+            )));
+        }
+    }
+    if plan.min_spp != 0 {
+        if plan.is_uniform() {
+            return Err(BakeError::Usage(
+                "--min-spp applies to adaptive or time-limited bakes: give --noise-threshold or --time-limit too".into(),
+            ));
+        }
+        if plan.min_spp > spp {
+            return Err(BakeError::Usage(format!(
+                "--min-spp {} is more than --spp {spp}",
+                plan.min_spp
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The manifest's record of how many samples the pixels took and why.
+fn sampling_json(options: &BakeOptions, r: &integrator::Rendered) -> serde_json::Value {
+    let plan = &options.plan;
+    let n = &r.image.samples;
+    let (lo, hi) = (
+        n.iter().copied().min().unwrap_or(0),
+        n.iter().copied().max().unwrap_or(0),
+    );
+    let mean = n.iter().map(|&v| v as f64).sum::<f64>() / n.len().max(1) as f64;
+    json!({
+        "spp": options.settings.spp,
+        "adaptive": plan.noise_threshold.map(|e| json!({
+            "noise_threshold": e,
+            "min_spp": plan.pass_spp(options.settings.spp),
+            "error": "standard error of the mean luminance over the mean (floored at 3e-4 W/(m^2 sr)), tested after every pass of min_spp samples",
+        })),
+        "time_limit_seconds": plan.time_limit,
+        "stopped_by_time_limit": r.stopped_by_time_limit,
+        "pass_spp": plan.pass_spp(options.settings.spp),
+        "passes_spp": r.passes_spp,
+        "samples_per_pixel": { "min": lo, "max": hi, "mean": mean },
+        "per_pixel": if plan.is_uniform() { serde_json::Value::Null } else { json!(plates::SAMPLES_FILE) },
     })
 }
 

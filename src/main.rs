@@ -15,7 +15,7 @@ use std::time::Instant;
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use pfx_bake::bake::{bake, BakeError, BakeOptions, BakeReport};
-use pfx_bake::integrator::{Progress, Settings};
+use pfx_bake::integrator::{Plan, Progress, Settings};
 use pfx_bake::report::{self, Renderer};
 use pfx_bake::scene::{self, project};
 
@@ -56,6 +56,18 @@ struct Args {
     /// Most path segments, counting the camera ray (Russian roulette ends most paths sooner).
     #[arg(long, value_name = "N", default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=1024))]
     max_depth: u32,
+    /// Adaptive sampling: stop a pixel once the estimated relative error of its mean falls
+    /// below E (e.g. 0.01), checked after every pass of --min-spp samples.
+    #[arg(long, value_name = "E")]
+    noise_threshold: Option<f64>,
+    /// Samples every pixel takes before adaptive sampling may stop it, and the pass length of
+    /// adaptive or time-limited bakes. Default: 16 (or --spp if fewer).
+    #[arg(long, value_name = "N")]
+    min_spp: Option<u32>,
+    /// Finish the pass in progress once the render has run this long and write the plate with
+    /// the samples taken (the one option that makes the bytes depend on the machine).
+    #[arg(long, value_name = "SECONDS")]
+    time_limit: Option<f64>,
     /// Print nothing but errors (and the --json report).
     #[arg(long)]
     quiet: bool,
@@ -229,6 +241,11 @@ fn main() -> ExitCode {
             max_depth: args.max_depth,
             seed: args.seed,
             ..Settings::default()
+        },
+        plan: Plan {
+            noise_threshold: args.noise_threshold,
+            min_spp: args.min_spp.unwrap_or(0),
+            time_limit: args.time_limit,
         },
         threads: args.threads,
     };

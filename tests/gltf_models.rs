@@ -133,6 +133,7 @@ fn bake_model(root: &Path, file: &Path) -> Outcome {
             spp: 1,
             ..Settings::default()
         },
+        plan: Default::default(),
         threads: Some(1),
     };
     let name = rel.display();

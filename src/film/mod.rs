@@ -7,6 +7,13 @@
 
 use glam::Vec3;
 
+use crate::color::luminance_f64;
+
+/// The smallest mean luminance [`FilmTile::relative_error`] divides by, W·m⁻²·sr⁻¹: about
+/// the darkest step an 8-bit sRGB display shows at exposure 1 (1/255 encoded is
+/// 1/(255·12.92) ≈ 3·10⁻⁴ linear). Below it a pixel shows as black.
+pub const ERROR_FLOOR: f64 = 3e-4;
+
 /// The rendered images.
 #[derive(Clone, Debug)]
 pub struct Image {
@@ -21,6 +28,9 @@ pub struct Image {
     /// Planar view-space depth at the pixel centre, scene units; `None` where the centre sees
     /// the sky.
     pub depth: Vec<Option<f32>>,
+    /// Camera samples each pixel took (all `spp` unless adaptive sampling or a time limit
+    /// stopped it sooner).
+    pub samples: Vec<u32>,
     /// Rays traced.
     pub rays: u64,
     /// Samples dropped for a non-finite value (should stay 0).
@@ -62,6 +72,8 @@ pub fn tiles(width: u32, height: u32, edge: u32) -> Vec<TileRect> {
 #[derive(Clone, Copy, Debug, Default)]
 struct PixelSum {
     radiance: [f64; 3],
+    /// Sums of the samples' luminance and of its square, for the error estimate.
+    luminance: [f64; 2],
     samples: u32,
     covered: u32,
     depth: Option<f32>,
@@ -84,14 +96,8 @@ impl FilmTile {
     }
 
     fn pixel(&mut self, pixel: [u32; 2]) -> Option<&mut PixelSum> {
-        let (x, y) = (
-            pixel[0].checked_sub(self.rect.x0)?,
-            pixel[1].checked_sub(self.rect.y0)?,
-        );
-        if x >= self.rect.w || y >= self.rect.h {
-            return None;
-        }
-        self.pixels.get_mut((y * self.rect.w + x) as usize)
+        let i = self.index(pixel)?;
+        self.pixels.get_mut(i)
     }
 
     /// Adds one camera sample of `pixel` (image coordinates): its radiance, W·m⁻²·sr⁻¹, and
@@ -103,9 +109,50 @@ impl FilmTile {
             p.radiance[0] += radiance.x as f64;
             p.radiance[1] += radiance.y as f64;
             p.radiance[2] += radiance.z as f64;
+            let y = luminance_f64([radiance.x as f64, radiance.y as f64, radiance.z as f64]);
+            p.luminance[0] += y;
+            p.luminance[1] += y * y;
             p.samples += 1;
             p.covered += covered as u32;
         }
+    }
+
+    /// The tile's rectangle.
+    pub fn rect(&self) -> TileRect {
+        self.rect
+    }
+
+    /// Samples added to `pixel` so far (0 outside the tile).
+    pub fn samples(&self, pixel: [u32; 2]) -> u32 {
+        self.index(pixel).map_or(0, |i| self.pixels[i].samples)
+    }
+
+    /// The estimated relative error of `pixel`'s mean luminance: the standard error of the
+    /// mean over the mean, dimensionless. The mean is floored at [`ERROR_FLOOR`], so a pixel
+    /// too dark to show is not chased to full precision. Infinite below two samples.
+    ///
+    /// The samples of a pixel are stratified (Owen-scrambled Sobol), so the spread of the
+    /// samples overestimates the error of their mean: a pixel stopped by this estimate is at
+    /// least as converged as it says.
+    pub fn relative_error(&self, pixel: [u32; 2]) -> f64 {
+        let Some(p) = self.index(pixel).map(|i| &self.pixels[i]) else {
+            return f64::INFINITY;
+        };
+        if p.samples < 2 {
+            return f64::INFINITY;
+        }
+        let n = p.samples as f64;
+        let mean = p.luminance[0] / n;
+        let var = ((p.luminance[1] - p.luminance[0] * mean) / (n - 1.0)).max(0.0);
+        (var / n).sqrt() / mean.max(ERROR_FLOOR)
+    }
+
+    fn index(&self, pixel: [u32; 2]) -> Option<usize> {
+        let (x, y) = (
+            pixel[0].checked_sub(self.rect.x0)?,
+            pixel[1].checked_sub(self.rect.y0)?,
+        );
+        (x < self.rect.w && y < self.rect.h).then_some((y * self.rect.w + x) as usize)
     }
 
     /// Sets the planar depth of `pixel`, scene units (`None`: the sky).
@@ -168,7 +215,9 @@ impl Film {
             .map(|p| p.covered as f32 / p.samples.max(1) as f32)
             .collect();
         let depth = self.pixels.iter().map(|p| p.depth).collect();
+        let samples = self.pixels.iter().map(|p| p.samples).collect();
         Image {
+            samples,
             width: self.width,
             height: self.height,
             radiance,
@@ -183,6 +232,49 @@ impl Film {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_relative_error_is_the_standard_error_over_the_mean() {
+        let mut t = FilmTile::new(TileRect {
+            x0: 2,
+            y0: 3,
+            w: 2,
+            h: 1,
+        });
+        assert_eq!(t.relative_error([2, 3]), f64::INFINITY);
+        // Grey samples, so the luminance is the value itself (the weights sum to 1).
+        let values = [0.5f64, 1.5, 1.0, 3.0, 0.25];
+        for v in values {
+            t.add_sample([2, 3], Vec3::splat(v as f32), true);
+        }
+        let n = values.len() as f64;
+        let mean = values.iter().sum::<f64>() / n;
+        let var = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0);
+        let want = (var / n).sqrt() / mean;
+        let got = t.relative_error([2, 3]);
+        assert!((got - want).abs() < 1e-6 * want, "{got} vs {want}");
+        assert_eq!(t.samples([2, 3]), 5);
+        // Identical samples: no spread. Black samples: no error either (the floor).
+        for _ in 0..3 {
+            t.add_sample([3, 3], Vec3::ZERO, false);
+        }
+        assert_eq!(t.relative_error([3, 3]), 0.0);
+        // Outside the tile: no samples, infinite error.
+        assert_eq!(t.samples([0, 0]), 0);
+        assert_eq!(t.relative_error([4, 3]), f64::INFINITY);
+        // A dim pixel is measured against the floor, not its own tiny mean.
+        let mut d = FilmTile::new(TileRect {
+            x0: 0,
+            y0: 0,
+            w: 1,
+            h: 1,
+        });
+        for v in [1e-6f32, 3e-6] {
+            d.add_sample([0, 0], Vec3::splat(v), true);
+        }
+        let e = d.relative_error([0, 0]);
+        assert!((e - 1e-6 / ERROR_FLOOR).abs() < 1e-3 * e, "{e}");
+    }
 
     #[test]
     fn tiles_cover_the_image_once() {

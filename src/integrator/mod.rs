@@ -14,7 +14,10 @@ mod guide;
 mod query;
 mod render;
 
-pub use render::{render, render_with, NoProgress, Progress, TILE};
+pub use render::{
+    render, render_plan_with, render_planned, render_with, NoProgress, Plan, Progress, Rendered,
+    DEFAULT_MIN_SPP, TILE,
+};
 
 use glam::Vec3;
 

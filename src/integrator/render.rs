@@ -4,8 +4,16 @@
 //! Each tile renders its pixels in order and each pixel its samples in order, so a pixel's sum
 //! is made in one fixed order whatever the thread count or the order tiles finish in, and the
 //! bake writes the same bytes.
+//!
+//! A [`Plan`] may split the render into passes of `min_spp` samples per pixel: after each
+//! pass, adaptive sampling stops the pixels whose estimated relative error is below the noise
+//! threshold (a function of the pixel's own samples at that fixed checkpoint, so the decision
+//! is the same whatever the threads or tiles), and a time limit ends the render after the
+//! pass in progress. Passes do not change a pixel's samples or their order: a plan that stops
+//! nothing gives the bytes of one uniform pass.
 
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
 
 use glam::{Vec2, Vec3};
 use rayon::prelude::*;
@@ -40,72 +48,220 @@ impl Progress for NoProgress {
     fn advance(&self, _n: u64) {}
 }
 
+/// How the render loop spends samples beyond a uniform `spp` per pixel.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Plan {
+    /// Adaptive sampling: a pixel stops once the estimated relative error of its mean
+    /// luminance ([`FilmTile::relative_error`], dimensionless, e.g. 0.01 for 1 %) is below
+    /// this at a checkpoint. `None`: every pixel takes `spp` samples.
+    pub noise_threshold: Option<f64>,
+    /// Samples per pixel every pixel takes before it may stop, and the length of a pass;
+    /// 0 picks [`DEFAULT_MIN_SPP`]. Never more than `spp`.
+    pub min_spp: u32,
+    /// Wall-clock limit of the render, seconds: the pass in progress when it runs out is
+    /// finished, and no other starts (the one input that makes a bake's bytes depend on the
+    /// machine). `None`: no limit.
+    pub time_limit: Option<f64>,
+}
+
+/// The `min_spp` a [`Plan`] takes when it gives 0: the first checkpoint, and the pass length.
+pub const DEFAULT_MIN_SPP: u32 = 16;
+
+impl Plan {
+    /// Whether the plan can stop a pixel before `spp` (otherwise the render is one pass).
+    pub fn is_uniform(&self) -> bool {
+        self.noise_threshold.is_none() && self.time_limit.is_none()
+    }
+
+    /// The pass length for a render of `spp` samples per pixel.
+    pub fn pass_spp(&self, spp: u32) -> u32 {
+        if self.is_uniform() {
+            return spp.max(1);
+        }
+        let m = if self.min_spp == 0 {
+            DEFAULT_MIN_SPP
+        } else {
+            self.min_spp
+        };
+        m.clamp(1, spp.max(1))
+    }
+}
+
+/// A finished render: the image, and how the plan ended it.
+#[derive(Clone, Debug)]
+pub struct Rendered {
+    /// The pixels, their sample counts and the ray counters.
+    pub image: Image,
+    /// Samples per pixel of the passes completed (the most any pixel took).
+    pub passes_spp: u32,
+    /// The time limit ended the render before `spp`.
+    pub stopped_by_time_limit: bool,
+}
+
 /// Renders the world's camera view at `settings.spp` samples per pixel.
 pub fn render(world: &World, settings: &Settings, progress: &dyn Progress) -> Image {
+    render_planned(world, settings, &Plan::default(), progress).image
+}
+
+/// Renders the world's camera view as `plan` says, at most `settings.spp` samples per pixel.
+pub fn render_planned(
+    world: &World,
+    settings: &Settings,
+    plan: &Plan,
+    progress: &dyn Progress,
+) -> Rendered {
     let tracer = PathTracer::new(&world.trace, &world.camera, *settings);
-    render_with(&tracer, &world.camera, progress)
+    render_plan_with(&tracer, &world.camera, plan, progress)
 }
 
 /// Renders `camera`'s view with `tracer` (its settings give spp and seed).
 pub fn render_with(tracer: &PathTracer<'_>, camera: &Camera, progress: &dyn Progress) -> Image {
+    render_plan_with(tracer, camera, &Plan::default(), progress).image
+}
+
+/// One tile between passes: its film and which of its pixels still take samples.
+struct TileState {
+    film: FilmTile,
+    /// Row-major over the tile: the pixel has not stopped.
+    active: Vec<bool>,
+}
+
+/// Renders `camera`'s view with `tracer` as `plan` says.
+pub fn render_plan_with(
+    tracer: &PathTracer<'_>,
+    camera: &Camera,
+    plan: &Plan,
+    progress: &dyn Progress,
+) -> Rendered {
+    let start = Instant::now();
     let settings = *tracer.settings();
     let [width, height] = camera.size;
     let sampler = Sampler::new(settings.seed);
-    let tiles = film::tiles(width, height, TILE);
-    progress.begin(width as u64 * height as u64 * settings.spp as u64);
+    let spp = settings.spp;
+    let pass = plan.pass_spp(spp);
+    progress.begin(width as u64 * height as u64 * spp as u64);
     let rays = AtomicU64::new(0);
     let dropped = AtomicU64::new(0);
-    let done: Vec<FilmTile> = tiles
-        .par_iter()
-        .map(|&rect| {
+    let mut tiles: Vec<TileState> = film::tiles(width, height, TILE)
+        .into_iter()
+        .map(|rect| TileState {
+            film: FilmTile::new(rect),
+            active: vec![true; (rect.w * rect.h) as usize],
+        })
+        .collect();
+    let mut from = 0u32;
+    let mut stopped_by_time_limit = false;
+    while from < spp {
+        let to = (from + pass).min(spp);
+        let checkpoint = to < spp;
+        tiles.par_iter_mut().for_each(|state| {
             let mut counters = Counters::default();
-            let mut tile = FilmTile::new(rect);
+            let rect = state.film.rect();
+            let mut taken = 0u64;
+            let mut skipped = 0u64;
             for y in rect.y0..rect.y0 + rect.h {
                 for x in rect.x0..rect.x0 + rect.w {
-                    let pixel = [x, y];
-                    let pixel_sampler = sampler.pixel(pixel);
-                    let mut first = 0;
-                    while first < settings.spp {
-                        // The camera rays of up to CAMERA_PACKET consecutive samples, traced
-                        // together; each path then goes on alone, samples in order.
-                        let n = (settings.spp - first).min(CAMERA_PACKET as u32) as usize;
-                        let mut rays = [Ray::new(Vec3::ZERO, Vec3::Z); CAMERA_PACKET];
-                        for (k, ray) in rays[..n].iter_mut().enumerate() {
-                            let i = first + k as u32;
-                            // A one-pixel box filter: the film point is uniform over the pixel.
-                            let j = pixel_sampler.get_2d(i, 0);
-                            let film = Vec2::new(x as f32 + j.x, y as f32 + j.y);
-                            let lens = pixel_sampler.get_2d(i, 2);
-                            *ray = camera.ray(film, lens);
-                        }
-                        let mut meets = [Meet::Nothing; CAMERA_PACKET];
-                        tracer.camera_meets(&rays[..n], &mut meets[..n]);
-                        counters.rays += n as u64;
-                        for k in 0..n {
-                            let i = first + k as u32;
-                            let s =
-                                tracer.li_met(&pixel_sampler, i, rays[k], meets[k], &mut counters);
-                            tile.add_sample(pixel, s.radiance, s.covered);
-                        }
-                        first += n as u32;
+                    let k = ((y - rect.y0) * rect.w + (x - rect.x0)) as usize;
+                    if !state.active[k] {
+                        continue;
                     }
-                    let centre =
-                        camera.ray(Vec2::new(x as f32 + 0.5, y as f32 + 0.5), Vec2::splat(0.5));
-                    let depth = tracer
-                        .first_drawn_t(&centre)
-                        .map(|t| camera.depth(centre.at(t)));
-                    tile.set_depth(pixel, depth);
+                    let pixel = [x, y];
+                    render_samples(
+                        tracer,
+                        camera,
+                        &sampler,
+                        pixel,
+                        from..to,
+                        state,
+                        &mut counters,
+                    );
+                    taken += (to - from) as u64;
+                    if from == 0 {
+                        let centre =
+                            camera.ray(Vec2::new(x as f32 + 0.5, y as f32 + 0.5), Vec2::splat(0.5));
+                        let depth = tracer
+                            .first_drawn_t(&centre)
+                            .map(|t| camera.depth(centre.at(t)));
+                        state.film.set_depth(pixel, depth);
+                    }
+                    if checkpoint
+                        && plan
+                            .noise_threshold
+                            .is_some_and(|e| state.film.relative_error(pixel) < e)
+                    {
+                        state.active[k] = false;
+                        skipped += (spp - to) as u64;
+                    }
                 }
             }
             rays.fetch_add(counters.rays, Ordering::Relaxed);
             dropped.fetch_add(counters.dropped, Ordering::Relaxed);
-            progress.advance(rect.w as u64 * rect.h as u64 * settings.spp as u64);
-            tile
-        })
-        .collect();
-    let mut film = Film::new(width, height);
-    for tile in done {
-        film.merge(tile);
+            progress.advance(taken + skipped);
+        });
+        from = to;
+        if from < spp
+            && plan
+                .time_limit
+                .is_some_and(|l| start.elapsed().as_secs_f64() >= l)
+        {
+            stopped_by_time_limit = true;
+            let left: u64 = tiles
+                .iter()
+                .map(|t| t.active.iter().filter(|a| **a).count() as u64)
+                .sum();
+            progress.advance(left * (spp - from) as u64);
+            break;
+        }
     }
-    film.into_image(rays.into_inner(), dropped.into_inner())
+    let mut film = Film::new(width, height);
+    for state in tiles {
+        film.merge(state.film);
+    }
+    Rendered {
+        image: film.into_image(rays.into_inner(), dropped.into_inner()),
+        passes_spp: from,
+        stopped_by_time_limit,
+    }
+}
+
+/// Samples `range` of `pixel` into the tile, the camera rays of up to [`CAMERA_PACKET`]
+/// consecutive samples traced together; each path then goes on alone, samples in order.
+fn render_samples(
+    tracer: &PathTracer<'_>,
+    camera: &Camera,
+    sampler: &Sampler,
+    pixel: [u32; 2],
+    range: std::ops::Range<u32>,
+    state: &mut TileState,
+    counters: &mut Counters,
+) {
+    let [x, y] = pixel;
+    let pixel_sampler = sampler.pixel(pixel);
+    let mut first = range.start;
+    while first < range.end {
+        let n = (range.end - first).min(CAMERA_PACKET as u32) as usize;
+        let mut rays = [Ray::new(Vec3::ZERO, Vec3::Z); CAMERA_PACKET];
+        for (k, ray) in rays[..n].iter_mut().enumerate() {
+            let i = first + k as u32;
+            // A one-pixel box filter: the film point is uniform over the pixel.
+            let j = pixel_sampler.get_2d(i, 0);
+            let film = Vec2::new(x as f32 + j.x, y as f32 + j.y);
+            let lens = pixel_sampler.get_2d(i, 2);
+            *ray = camera.ray(film, lens);
+        }
+        let mut meets = [Meet::Nothing; CAMERA_PACKET];
+        tracer.camera_meets(&rays[..n], &mut meets[..n]);
+        counters.rays += n as u64;
+        for k in 0..n {
+            let s = tracer.li_met(
+                &pixel_sampler,
+                first + k as u32,
+                rays[k],
+                meets[k],
+                counters,
+            );
+            state.film.add_sample(pixel, s.radiance, s.covered);
+        }
+        first += n as u32;
+    }
 }

@@ -57,17 +57,17 @@ impl Threads {
     }
 }
 
-/// Encodes float32 channels of a `width × height` image, each row-major with the top row
+/// Encodes channels (float32 or uint32) of a `width × height` image, each row-major with the top row
 /// first, into the bytes of an EXR file.
 fn encode_channels(
     width: u32,
     height: u32,
-    channels: Vec<(&str, Vec<f32>)>,
+    channels: Vec<(&str, FlatSamples)>,
     threads: Threads,
 ) -> io::Result<Vec<u8>> {
     let list: SmallVec<[AnyChannel<FlatSamples>; 4]> = channels
         .into_iter()
-        .map(|(name, samples)| AnyChannel::new(name, FlatSamples::F32(samples)))
+        .map(|(name, samples)| AnyChannel::new(name, samples))
         .collect();
     let layer = Layer::new(
         (width as usize, height as usize),
@@ -96,10 +96,10 @@ fn encode_beauty_with(images: &PlateImages, threads: Threads) -> io::Result<Vec<
         images.width,
         images.height,
         vec![
-            ("R", channel(0)),
-            ("G", channel(1)),
-            ("B", channel(2)),
-            ("A", channel(3)),
+            ("R", FlatSamples::F32(channel(0))),
+            ("G", FlatSamples::F32(channel(1))),
+            ("B", FlatSamples::F32(channel(2))),
+            ("A", FlatSamples::F32(channel(3))),
         ],
         threads,
     )
@@ -110,9 +110,23 @@ pub(super) fn encode_depth(images: &PlateImages) -> io::Result<Vec<u8>> {
     encode_channels(
         images.width,
         images.height,
-        vec![("Z", images.depth.clone())],
+        vec![("Z", FlatSamples::F32(images.depth.clone()))],
         Threads::for_height(images.height),
     )
+}
+
+/// The bytes of `samples.exr` (one channel N, uint32), when the images carry sample counts.
+pub(super) fn encode_samples(images: &PlateImages) -> io::Result<Option<Vec<u8>>> {
+    let Some(n) = &images.samples else {
+        return Ok(None);
+    };
+    encode_channels(
+        images.width,
+        images.height,
+        vec![("N", FlatSamples::U32(n.clone()))],
+        Threads::for_height(images.height),
+    )
+    .map(Some)
 }
 
 /// Reads an RGB(A) float EXR back (used by tests that compare against references). Returns (width, height, rgb pixels).
@@ -281,6 +295,7 @@ mod tests {
             height: 2,
             beauty: vec![[0.0; 4]; 4],
             depth: vec![1.0, 2.0, 3.0, 4.0],
+            samples: None,
         };
         let depth = tmp.path().join("depth.exr");
         std::fs::write(&depth, encode_depth(&images).unwrap()).unwrap();

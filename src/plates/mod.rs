@@ -1,13 +1,15 @@
 //! The plate folder: what a bake leaves behind for a live renderer to composite.
 //!
-//! A plate folder holds four files (see `docs/plates.md` for the full contract):
+//! A plate folder holds four files, five in adaptive or time-limited bakes (see
+//! `docs/plates.md` for the full contract):
 //!
 //! | file | contents |
 //! | --- | --- |
 //! | `beauty.exr` | linear radiance R, G, B (W·m⁻²·sr⁻¹, linear Rec.709) and alpha A, float32, ZIP |
 //! | `depth.exr` | one float32 channel `Z`: planar view-space depth at the pixel centre (scene units) |
 //! | `preview.png` | 8-bit sRGB RGB of the beauty, clamped to [0, 1] |
-//! | `manifest.json` | the bake's manifest with a `"files"` object describing the three images |
+//! | `samples.exr` | one uint32 channel `N`: camera samples per pixel (only when counts may differ) |
+//! | `manifest.json` | the bake's manifest with a `"files"` object describing the images |
 //!
 //! Every byte depends only on the pixels and the manifest: the EXRs carry no time stamps and
 //! their blocks are always written in increasing scanline order, whatever the thread count,
@@ -34,6 +36,8 @@ pub const BEAUTY_FILE: &str = "beauty.exr";
 pub const DEPTH_FILE: &str = "depth.exr";
 /// The name of the preview image inside a plate folder.
 pub const PREVIEW_FILE: &str = "preview.png";
+/// The name of the sample-count image inside a plate folder (adaptive or time-limited bakes).
+pub const SAMPLES_FILE: &str = "samples.exr";
 /// The name of the manifest inside a plate folder.
 pub const MANIFEST_FILE: &str = "manifest.json";
 
@@ -50,6 +54,10 @@ pub struct PlateImages {
     /// row-major, top row first: `width × height` planar view-space depths at the pixel
     /// centres, in scene units, all finite (the bake writes a finite value for sky).
     pub depth: Vec<f32>,
+    /// row-major, top row first: `width × height` camera samples per pixel, written as
+    /// `samples.exr` when given (a bake gives them when adaptive sampling or a time limit
+    /// may leave pixels with different counts).
+    pub samples: Option<Vec<u32>>,
 }
 
 /// What a plate error was doing when it failed.
@@ -137,6 +145,7 @@ pub fn write_plate_folder(
     let beauty = exr_io::encode_beauty(images).map_err(|e| encode_error(BEAUTY_FILE, e))?;
     let depth = exr_io::encode_depth(images).map_err(|e| encode_error(DEPTH_FILE, e))?;
     let preview = preview::encode_preview_png(images).map_err(|e| encode_error(PREVIEW_FILE, e))?;
+    let samples = exr_io::encode_samples(images).map_err(|e| encode_error(SAMPLES_FILE, e))?;
 
     let (w, h) = (images.width, images.height);
     let files = json!({
@@ -172,6 +181,19 @@ pub fn write_plate_folder(
             "sha256": sha256_hex(&preview),
         },
     });
+    let mut files = files;
+    if let Some(bytes) = &samples {
+        files[SAMPLES_FILE] = json!({
+            "channels": ["N"],
+            "type": "uint32",
+            "width": w,
+            "height": h,
+            "compression": "zip",
+            "description": "camera samples taken per pixel (the beauty is their mean); rows top to bottom",
+            "bytes": bytes.len(),
+            "sha256": sha256_hex(bytes),
+        });
+    }
     manifest.insert("files".to_owned(), files);
     let mut manifest_bytes = serde_json::to_vec_pretty(&Value::Object(manifest)).map_err(|e| {
         PlateError::write(
@@ -181,12 +203,15 @@ pub fn write_plate_folder(
     })?;
     manifest_bytes.push(b'\n');
 
-    let contents = [
+    let mut contents = vec![
         (BEAUTY_FILE, beauty),
         (DEPTH_FILE, depth),
         (PREVIEW_FILE, preview),
-        (MANIFEST_FILE, manifest_bytes),
     ];
+    if let Some(bytes) = samples {
+        contents.push((SAMPLES_FILE, bytes));
+    }
+    contents.push((MANIFEST_FILE, manifest_bytes));
     atomic::write_folder_atomically(dir, &contents)?;
     Ok(contents
         .iter()
@@ -205,6 +230,13 @@ fn check_images(dir: &Path, images: &PlateImages) -> Result<(), PlateError> {
         )));
     }
     let area = u64::from(w) * u64::from(h);
+    if let Some(n) = images.samples.as_ref().map(Vec::len) {
+        if n as u64 != area {
+            return Err(invalid_input(format!(
+                "a {w}×{h} plate needs {area} sample counts, got {n}"
+            )));
+        }
+    }
     if images.beauty.len() as u64 != area || images.depth.len() as u64 != area {
         return Err(invalid_input(format!(
             "a {w}×{h} plate needs {area} pixels, got {} beauty and {} depth",
@@ -283,6 +315,7 @@ mod tests {
             height,
             beauty,
             depth,
+            samples: None,
         }
     }
 
@@ -457,6 +490,7 @@ mod tests {
             height: 3,
             beauty: vec![],
             depth: vec![],
+            samples: None,
         };
         assert!(write_plate_folder(&dir, &empty, manifest()).is_err());
 

@@ -72,6 +72,7 @@ mod tests {
             height: 1,
             beauty: vec![[rgb[0], rgb[1], rgb[2], 1.0]],
             depth: vec![1.0],
+            samples: None,
         }
     }
 
@@ -109,6 +110,7 @@ mod tests {
                 [0.5; 4],
             ],
             depth: vec![1.0; 4],
+            samples: None,
         };
         let png = encode_preview_png(&images).unwrap();
         assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
