@@ -531,6 +531,7 @@ impl Ctx {
                 path: kpath.clone(),
                 key: dkey.clone(),
                 at: loc,
+                default: is_default(&node, ksch),
             });
             let vat = Sp::or(f, node.span(), &kat);
             self.value(f, node, &ksch.ty, ksch.range, &dkey, &kpath, &vat);
@@ -2066,6 +2067,28 @@ fn or_words(v: &[String]) -> String {
         0 => String::new(),
         1 => v[0].clone(),
         n => format!("{} or {}", v[..n - 1].join(", "), v[n - 1]),
+    }
+}
+
+/// Whether a value is written as its key's default (a number, bool, string or vector equal to
+/// it, or a table whose every key is written as its default): then it changes nothing, and a
+/// bake that does not draw the key need not name it.
+pub(crate) fn is_default(n: &Node, key: &Key) -> bool {
+    match key.default {
+        Dflt::Num(v) => n.num() == Some(v),
+        Dflt::Bool(b) => n.bool() == Some(b),
+        Dflt::Str(s) => n.str() == Some(s),
+        Dflt::Vec(v) => n.nums().is_some_and(|x| x == v),
+        Dflt::None | Dflt::Said(_) => match (&key.ty, n.tbl()) {
+            (Ty::Table(s), Some(t)) => {
+                let entries = t.entries();
+                !entries.is_empty()
+                    && entries
+                        .iter()
+                        .all(|(name, _, v)| s.key(name).is_some_and(|k| is_default(v, k)))
+            }
+            _ => false,
+        },
     }
 }
 

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use toml_edit::ImDocument;
 
-use super::check::{is_id, normalize, Ctx, Entry, Node, RefUse, Sp, Src, Tbl};
+use super::check::{is_default, is_id, normalize, Ctx, Entry, Node, RefUse, Sp, Src, Tbl};
 use super::diagnostic::{Diagnostic, Location, Severity};
 use super::model::*;
 use super::schema::{self, Dflt, FileKind, Kind, TableSchema, Ty};
@@ -1643,18 +1643,21 @@ impl Loader {
             self.ctx.entries.len(),
         );
         let value = o.value.clone();
+        // The key's schema path, as the walk names the same key written in the file: an
+        // override is then noted exactly as that key would be.
+        let spath = override_spath(entries[e].kind, &o.path);
         self.ctx.value(
             o.at.file,
             Node::of_value(&value),
             ty,
             range,
             &o.key,
-            "",
+            &spath,
             &o.at,
         );
         let found = self.ctx.diags.split_off(d0);
         let refs = self.ctx.refs.split_off(r0);
-        self.ctx.present.truncate(p0);
+        let mut present = self.ctx.present.split_off(p0);
         self.ctx.placement_refs.truncate(pr0);
         self.ctx.ok_paths.truncate(k0);
         self.ctx.entries.truncate(e0);
@@ -1693,6 +1696,18 @@ impl Loader {
             self.ctx.err(&o.kat, "bad-override", &o.key, msg);
             return;
         }
+        let default =
+            schema::use_of(&spath).is_some_and(|(k, _)| is_default(&Node::of_value(&o.value), k));
+        present.insert(
+            0,
+            Presence {
+                path: spath,
+                key: o.key.clone(),
+                at: self.ctx.loc(&o.kat),
+                default,
+            },
+        );
+        self.ctx.present.extend(present);
         inst.set_at
             .insert((e, head.to_string()), (o.kat.clone(), o.key.clone()));
         if entries[e].kind == Kind::Material {
@@ -2180,15 +2195,19 @@ impl Loader {
                         s: &schema::MESH,
                     };
                     let mut nodes = Vec::new();
-                    if let Some(ns) = t.get("nodes").and_then(|n| n.tbl()) {
+                    if let Some(ns) = v.node("nodes").and_then(|n| n.tbl()) {
                         for (nname, _, nn) in ns.entries() {
                             let Some(nt) = nn.tbl() else { continue };
+                            let nv = View {
+                                t: nt,
+                                s: &schema::NODE,
+                            };
                             nodes.push(NodeOverride {
                                 node: nname.to_string(),
-                                material: nt.str("material").map(|x| mat(i, x)),
-                                hidden: nt.bool("hidden").unwrap_or(false),
-                                shadow: nt.str("shadow").map(shadow),
-                                two_sided: nt.bool("two_sided"),
+                                material: nv.string("material").map(|x| mat(i, &x)),
+                                hidden: nv.bool("hidden"),
+                                shadow: nv.string("shadow").map(|x| shadow(&x)),
+                                two_sided: nv.opt_bool("two_sided"),
                                 at: loc(f, nt),
                             });
                         }
@@ -2210,7 +2229,7 @@ impl Loader {
                 t: o.t,
                 s: &schema::OBJECT,
             };
-            let scale = match o.t.get("scale") {
+            let scale = match v.node("scale") {
                 Some(n) => match (n.num(), n.nums()) {
                     (Some(s), _) => [finite(s); 3],
                     (_, Some(s)) if s.len() == 3 => [finite(s[0]), finite(s[1]), finite(s[2])],
@@ -2235,9 +2254,8 @@ impl Loader {
                 });
                 continue;
             }
-            let materials = o
-                .t
-                .get("materials")
+            let materials = v
+                .node("materials")
                 .and_then(|x| x.tbl())
                 .map(|x| {
                     x.entries()
@@ -2246,17 +2264,17 @@ impl Loader {
                         .collect()
                 })
                 .unwrap_or_default();
-            let clip =
-                o.t.get("clip")
-                    .map(|c| {
-                        c.elems()
-                            .iter()
-                            .filter_map(|p| p.nums())
-                            .filter(|p| p.len() == 4)
-                            .map(|p| [finite(p[0]), finite(p[1]), finite(p[2]), finite(p[3])])
-                            .collect()
-                    })
-                    .unwrap_or_default();
+            let clip = v
+                .node("clip")
+                .map(|c| {
+                    c.elems()
+                        .iter()
+                        .filter_map(|p| p.nums())
+                        .filter(|p| p.len() == 4)
+                        .map(|p| [finite(p[0]), finite(p[1]), finite(p[2]), finite(p[3])])
+                        .collect()
+                })
+                .unwrap_or_default();
             let prefix = &insts[o.inst].key_prefix;
             scene.objects.push(Object {
                 key: o.key.clone(),
@@ -2270,7 +2288,7 @@ impl Loader {
                 at: v.v3("at"),
                 rotate: v.v3("rotate"),
                 scale,
-                material: o.t.str("material").map(|x| mat(o.inst, x)),
+                material: v.string("material").map(|x| mat(o.inst, &x)),
                 materials,
                 shadow: shadow(v.str("shadow").unwrap_or("cast")),
                 two_sided: v.bool("two_sided"),
@@ -2383,8 +2401,8 @@ impl Loader {
             };
             let focal = v.opt("focal");
             let sensor = v.f32("sensor");
-            let fov = match (t.num("fov"), focal) {
-                (Some(f), _) => finite(f),
+            let fov = match (v.opt("fov"), focal) {
+                (Some(f), _) => f,
                 // Vertical fov of a sensor `sensor` mm high behind a lens of `f` mm.
                 (None, Some(f)) => (2.0 * (sensor / (2.0 * f)).atan()).to_degrees(),
                 (None, None) => v.f32("fov"),
@@ -2426,7 +2444,7 @@ impl Loader {
                 heading: v.f32("heading"),
                 reference_hour,
                 toward: if authored {
-                    t.nums("toward")
+                    v.nums("toward")
                         .filter(|a| a.len() == 3)
                         .map(|a| [finite(a[0]), finite(a[1]), finite(a[2])])
                 } else {
@@ -2485,7 +2503,7 @@ impl Loader {
             };
             scene.plates = Some(Plates {
                 dir: v.path("dir"),
-                proxies: t.str("proxies").and_then(|p| normalize(p).ok()),
+                proxies: v.string("proxies").and_then(|p| normalize(&p).ok()),
                 casters: match v.str("casters") {
                     Some("proxies") => Casters::Proxies,
                     Some("none") => Casters::None,
@@ -2689,6 +2707,11 @@ fn material(t: Tbl, key: String, library: PathBuf, at: Location) -> Material {
         thin_film_amount: v.f32("thin_film_amount"),
         emission: v.v3("emission"),
         fresnel_power: v.f32("fresnel_power"),
+        noise: v
+            .tables("layers", &schema::NOISE_LAYER)
+            .iter()
+            .filter_map(|l| l.string("kind"))
+            .collect(),
         at,
     }
 }
@@ -2782,6 +2805,29 @@ fn prefab_target(unit: &Unit, tbl_of: &HashMap<usize, Tbl>, t: Tbl) -> Option<Pa
         v = tbl_of.get(&e)?.str("prefab")?;
     }
     None
+}
+
+/// The schema path an override's key path names in an entry of `kind` (entry names and list
+/// places left out: `"lamp.layers.1.frequency"` on a material is `materials.layers.frequency`).
+fn override_spath(kind: Kind, path: &[String]) -> String {
+    let (top, _, mut sch) = kind_table(kind);
+    let mut out = vec![top.to_string()];
+    let mut i = 0;
+    while let Some(k) = path.get(i).and_then(|seg| sch.key(seg)) {
+        out.push(k.name.to_string());
+        match &k.ty {
+            Ty::Table(t) => {
+                sch = t;
+                i += 1;
+            }
+            Ty::Tables(t) | Ty::List(t) => {
+                sch = t;
+                i += 2;
+            }
+            _ => break,
+        }
+    }
+    out.join(".")
 }
 
 /// The type an override's key path reaches in an entry's schema, or why it reaches none.
@@ -2933,15 +2979,46 @@ fn set_path(
 }
 
 /// Reads a table's keys with the schema's defaults filled in. Used on checked tables only;
-/// a value of the wrong type (already refused) reads as the default.
+/// a value of the wrong type (already refused) reads as the default. Every read names a key
+/// of the view's schema: a name the schema does not hold fails a debug assertion (so a test),
+/// rather than reading a default unseen.
 struct View<'a> {
     t: Tbl<'a>,
     s: &'static TableSchema,
 }
 
-impl View<'_> {
+impl<'a> View<'a> {
     fn default(&self, name: &str) -> Dflt {
-        self.s.key(name).map(|k| k.default).unwrap_or(Dflt::None)
+        schema::key_of(self.s, name).default
+    }
+
+    /// The key's raw value, its name checked against the schema.
+    fn node(&self, name: &str) -> Option<Node<'a>> {
+        let _ = schema::key_of(self.s, name);
+        self.t.get(name)
+    }
+
+    /// The sub-table (or each table of an array of tables) at `name`, read through `s`.
+    fn tables(&self, name: &str, s: &'static TableSchema) -> Vec<View<'a>> {
+        self.node(name)
+            .map(|n| match n.tbl() {
+                Some(t) => vec![t],
+                None => n.tables(),
+            })
+            .unwrap_or_default()
+            .into_iter()
+            .map(|t| View { t, s })
+            .collect()
+    }
+
+    fn opt_bool(&self, name: &str) -> Option<bool> {
+        let _ = schema::key_of(self.s, name);
+        self.t.bool(name)
+    }
+
+    fn nums(&self, name: &str) -> Option<Vec<f64>> {
+        let _ = schema::key_of(self.s, name);
+        self.t.nums(name)
     }
 
     fn f32(&self, name: &str) -> f32 {
@@ -2953,6 +3030,7 @@ impl View<'_> {
     }
 
     fn opt(&self, name: &str) -> Option<f32> {
+        let _ = schema::key_of(self.s, name);
         self.t.num(name).map(finite)
     }
 
@@ -2970,6 +3048,7 @@ impl View<'_> {
     }
 
     fn string(&self, name: &str) -> Option<String> {
+        let _ = schema::key_of(self.s, name);
         self.t.str(name).map(str::to_string)
     }
 
@@ -2994,6 +3073,7 @@ impl View<'_> {
     }
 
     fn path(&self, name: &str) -> PathBuf {
+        let _ = schema::key_of(self.s, name);
         self.t
             .str(name)
             .and_then(|p| normalize(p).ok())
@@ -3070,7 +3150,7 @@ fn sky_layer(t: Tbl, s: &'static TableSchema) -> SkyLayer {
             1.0
         },
         kind,
-        path: t.str("path").and_then(|p| normalize(p).ok()),
+        path: v.string("path").and_then(|p| normalize(&p).ok()),
         rotation_deg: v.f32("rotation_deg"),
         intensity: v.f32("intensity"),
         turbidity: v.f32("turbidity"),
@@ -3089,13 +3169,13 @@ fn rig(t: Tbl, key: String, id: Option<String>, target: Option<String>, at_loc: 
         Some("third-person") => RigKind::ThirdPerson,
         _ => RigKind::Follow,
     };
-    let offset = match t.nums("offset") {
+    let offset = match v.nums("offset") {
         Some(o) if o.len() == 3 => Some([finite(o[0]), finite(o[1]), finite(o[2])]),
         // A follow rig's default needs the target's world position: the loader's to fill.
         _ if kind == RigKind::Follow => None,
         _ => Some([0.0; 3]),
     };
-    let bounds = t.get("bounds").and_then(|b| b.tbl()).map(|b| {
+    let bounds = v.node("bounds").and_then(|b| b.tbl()).map(|b| {
         let corner = |k: &str| match b.nums(k) {
             Some(c) if c.len() == 3 => [finite(c[0]), finite(c[1]), finite(c[2])],
             _ => [0.0; 3],
