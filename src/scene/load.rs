@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use toml_edit::ImDocument;
 
 use super::check::{is_default, is_id, normalize, Ctx, Entry, Node, RefUse, Sp, Src, Tbl};
-use super::diagnostic::{Diagnostic, Location, Severity};
+use super::diagnostic::{Code, Diagnostic, Location, Severity};
 use super::model::*;
 use super::schema::{self, Dflt, FileKind, Kind, TableSchema, Ty};
 
@@ -222,7 +222,7 @@ pub(crate) fn check_across(
         l.ctx.report(
             Severity::Error,
             &e.id_at,
-            "duplicate-id",
+            Code::DuplicateId,
             &format!("{}.id", e.key),
             msg,
             vec![loc],
@@ -247,7 +247,7 @@ pub(crate) fn check_across(
                          this proxies file, so it resolves across the project)",
                         r.value
                     );
-                    l.ctx.err(&r.at, "bad-reference", &r.key, msg);
+                    l.ctx.err(&r.at, Code::BadReference, &r.key, msg);
                 }
                 Found::Many(all) => {
                     let related = all
@@ -262,7 +262,7 @@ pub(crate) fn check_across(
                     l.ctx.report(
                         Severity::Error,
                         &r.at,
-                        "ambiguous-reference",
+                        Code::AmbiguousReference,
                         &r.key,
                         msg,
                         related,
@@ -472,7 +472,7 @@ impl Loader {
                 match named_at {
                     Some((sp, key)) => self.ctx.err(
                         &sp,
-                        "unreadable",
+                        Code::Unreadable,
                         &key,
                         format!("can't read `{}`: {e}", rel.display()),
                     ),
@@ -485,7 +485,7 @@ impl Loader {
                                 file: f,
                                 span: 0..0,
                             },
-                            "unreadable",
+                            Code::Unreadable,
                             "",
                             format!("can't read `{}`: {e}", rel.display()),
                         );
@@ -508,7 +508,7 @@ impl Loader {
                         file: f,
                         span: at..at + 1,
                     },
-                    "not-utf8",
+                    Code::NotUtf8,
                     "",
                     format!("`{}` is not UTF-8", rel.display()),
                 );
@@ -522,7 +522,7 @@ impl Loader {
                 let msg = e.message().trim().replace('\n', "; ");
                 self.ctx.err(
                     &Sp { file: f, span },
-                    "syntax",
+                    Code::Syntax,
                     "",
                     format!("not valid TOML: {msg}"),
                 );
@@ -549,8 +549,12 @@ impl Loader {
             };
             match version {
                 None => {
-                    self.ctx
-                        .err(&fsp, "bad-type", "format", "expected the integer 1".into());
+                    self.ctx.err(
+                        &fsp,
+                        Code::BadType,
+                        "format",
+                        "expected the integer 1".into(),
+                    );
                     return None;
                 }
                 Some(0) => {
@@ -571,7 +575,7 @@ impl Loader {
                 Some(v) if v > FORMAT => {
                     self.ctx.err(
                         &fsp,
-                        "newer-format",
+                        Code::NewerFormat,
                         "format",
                         format!("format {v} is newer than this reader knows (format {FORMAT})"),
                     );
@@ -580,7 +584,7 @@ impl Loader {
                 Some(v) if v < 0 => {
                     self.ctx.err(
                         &fsp,
-                        "bad-value",
+                        Code::BadValue,
                         "format",
                         format!("format {v} is no format; this reader knows format {FORMAT}"),
                     );
@@ -631,7 +635,7 @@ impl Loader {
             if i == 32 {
                 self.ctx.err(
                     &kat,
-                    "bad-value",
+                    Code::BadValue,
                     &format!("layers.{name}"),
                     "a 33rd layer: a project has at most 32".into(),
                 );
@@ -642,7 +646,7 @@ impl Loader {
             {
                 self.ctx.err(
                     &kat,
-                    "bad-name",
+                    Code::BadName,
                     &format!("layers.{name}"),
                     format!("layer name \"{name}\" is empty or has a space at an end"),
                 );
@@ -658,7 +662,7 @@ impl Loader {
                 if seen.contains(&other) {
                     self.ctx.err(
                         &at,
-                        "bad-value",
+                        Code::BadValue,
                         &key,
                         format!("\"{other}\" is listed twice"),
                     );
@@ -666,7 +670,7 @@ impl Loader {
                 seen.push(other);
                 if let Some(back) = lists.get(other) {
                     if !back.iter().any(|b| b == name) {
-                        self.ctx.err(&at, "bad-value", &key, format!("{name} lists {other}, but {other} does not list {name}: meeting goes both ways"));
+                        self.ctx.err(&at, Code::BadValue, &key, format!("{name} lists {other}, but {other} does not list {name}: meeting goes both ways"));
                     }
                 }
             }
@@ -741,7 +745,7 @@ impl Loader {
                 related.push(self.ctx.loc(&sp));
                 let (code, msg) = if cycle {
                     (
-                        "include-cycle",
+                        Code::IncludeCycle,
                         format!(
                             "`{}` includes itself: {}",
                             path.display(),
@@ -750,7 +754,7 @@ impl Loader {
                     )
                 } else {
                     (
-                        "include-depth",
+                        Code::IncludeDepth,
                         format!(
                             "includes nest more than {MAX_DEPTH} deep: {}",
                             names.join(" → ")
@@ -1025,12 +1029,12 @@ impl Loader {
                     related.push(self.ctx.loc(&at));
                     let (code, msg) = if cycle {
                         (
-                            "prefab-cycle",
+                            Code::PrefabCycle,
                             format!("`{}` places itself: {}", path.display(), names.join(" → ")),
                         )
                     } else {
                         (
-                            "prefab-depth",
+                            Code::PrefabDepth,
                             format!(
                                 "prefab placements nest more than {MAX_DEPTH} deep: {}",
                                 names.join(" → ")
@@ -1051,7 +1055,7 @@ impl Loader {
                     if !grown {
                         self.ctx.err(
                             &at,
-                            "bad-value",
+                            Code::BadValue,
                             &format!("{dkey}.prefab"),
                             format!("placements expand to more than {MAX_PLACED} objects"),
                         );
@@ -1199,7 +1203,7 @@ impl Loader {
                                 self.ctx.report(
                                     Severity::Error,
                                     &r.at,
-                                    "ambiguous-reference",
+                                    Code::AmbiguousReference,
                                     &r.key,
                                     msg,
                                     related,
@@ -1243,7 +1247,7 @@ impl Loader {
                                 r.kind.word(),
                                 r.value
                             );
-                            self.ctx.err(&r.at, "bad-reference", &r.key, msg);
+                            self.ctx.err(&r.at, Code::BadReference, &r.key, msg);
                         }
                     }
                 }
@@ -1261,7 +1265,7 @@ impl Loader {
                     self.ctx.report(
                         Severity::Error,
                         &r.at,
-                        "ambiguous-reference",
+                        Code::AmbiguousReference,
                         &r.key,
                         msg,
                         related,
@@ -1284,7 +1288,7 @@ impl Loader {
             if !ok {
                 self.ctx.err(
                     &r.at,
-                    "bad-reference",
+                    Code::BadReference,
                     &r.key,
                     format!(
                         "\"{}\" is the id of no prefab placement of this scene",
@@ -1467,7 +1471,7 @@ impl Loader {
             };
             self.ctx.err(
                 &r.at,
-                "bad-reference",
+                Code::BadReference,
                 &r.key,
                 format!(
                     "object \"{}\" is {why}; a proxy stands in for a static object with a mesh",
@@ -1498,7 +1502,7 @@ impl Loader {
                 _ => {
                     self.ctx.err(
                         &kat,
-                        "bad-override",
+                        Code::BadOverride,
                         &key,
                         format!(
                             "write the override as one quoted key: \"{name}.<key path>\" = value"
@@ -1513,7 +1517,7 @@ impl Loader {
             let Some((entry, path)) = split else {
                 self.ctx.err(
                     &kat,
-                    "bad-override",
+                    Code::BadOverride,
                     &key,
                     format!("an override's key is \"<entry>.<key path>\"; \"{name}\" is not"),
                 );
@@ -1573,7 +1577,7 @@ impl Loader {
                     "no entry of `{}` has the id or name \"{first}\"",
                     unit.rel.display()
                 );
-                self.ctx.err(&o.kat, "bad-override", &o.key, msg);
+                self.ctx.err(&o.kat, Code::BadOverride, &o.key, msg);
                 return;
             }
             Found::Many(all) => {
@@ -1589,7 +1593,7 @@ impl Loader {
                 self.ctx.report(
                     Severity::Error,
                     &o.kat,
-                    "bad-override",
+                    Code::BadOverride,
                     &o.key,
                     msg,
                     related,
@@ -1602,7 +1606,7 @@ impl Loader {
         if o.entry.len() > 1 {
             if !placement {
                 let msg = format!("\"{first}\" is no prefab placement: only a placement's inner entries are written \"<placement>/<inner>\"");
-                self.ctx.err(&o.kat, "bad-override", &o.key, msg);
+                self.ctx.err(&o.kat, Code::BadOverride, &o.key, msg);
                 return;
             }
             o.entry.remove(0);
@@ -1612,7 +1616,7 @@ impl Loader {
         let head = o.path[0].as_str();
         if matches!(head, "id" | "name" | "prefab" | "set") {
             let msg = format!("`{head}` can't be overridden: an override replaces values, and `{head}` is what the entry is");
-            self.ctx.err(&o.kat, "bad-override", &o.key, msg);
+            self.ctx.err(&o.kat, Code::BadOverride, &o.key, msg);
             return;
         }
         if placement && !schema::PLACEMENT_KEYS.contains(&head) {
@@ -1620,14 +1624,14 @@ impl Loader {
                 "\"{first}\" is a placement, which takes only {}",
                 schema::PLACEMENT_KEYS.join(", ")
             );
-            self.ctx.err(&o.kat, "bad-override", &o.key, msg);
+            self.ctx.err(&o.kat, Code::BadOverride, &o.key, msg);
             return;
         }
         let (ty, range) = match override_ty(kind_schema(entries[e].kind), &o.path) {
             Ok(x) => x,
             Err(msg) => {
                 let msg = format!("{} \"{first}\": {msg}", entries[e].kind.word());
-                self.ctx.err(&o.kat, "bad-override", &o.key, msg);
+                self.ctx.err(&o.kat, Code::BadOverride, &o.key, msg);
                 return;
             }
         };
@@ -1665,7 +1669,7 @@ impl Loader {
         for mut d in found {
             if d.is_error() {
                 ok = false;
-                d.code = "bad-override";
+                d.code = Code::BadOverride.as_str();
                 self.ctx.diags.push(d);
             }
         }
@@ -1678,7 +1682,7 @@ impl Loader {
                     unit.rel.display(),
                     r.value
                 );
-                self.ctx.err(&r.at, "bad-override", &o.key, msg);
+                self.ctx.err(&r.at, Code::BadOverride, &o.key, msg);
             }
         }
         if !ok {
@@ -1693,7 +1697,7 @@ impl Loader {
             }
         };
         if let Err(msg) = set_path(&mut arena[a], &o.path, value) {
-            self.ctx.err(&o.kat, "bad-override", &o.key, msg);
+            self.ctx.err(&o.kat, Code::BadOverride, &o.key, msg);
             return;
         }
         let default =
@@ -1738,7 +1742,7 @@ impl Loader {
                     self.ctx.report(
                         Severity::Error,
                         &e.id_at,
-                        "duplicate-id",
+                        Code::DuplicateId,
                         &format!("{}.id", e.key),
                         msg,
                         vec![loc],
@@ -1789,7 +1793,7 @@ impl Loader {
                     self.ctx.report(
                         Severity::Error,
                         &e.name_at,
-                        "duplicate-name",
+                        Code::DuplicateName,
                         &key,
                         msg,
                         vec![loc],
@@ -1825,7 +1829,7 @@ impl Loader {
                     self.ctx.report(
                         Severity::Error,
                         &e.name_at,
-                        "duplicate-name",
+                        Code::DuplicateName,
                         &e.key,
                         msg,
                         vec![loc],
@@ -1871,8 +1875,14 @@ impl Loader {
                             "{what} is held by two files of the scene: {} holds it first",
                             loc.file.display()
                         );
-                        self.ctx
-                            .report(Severity::Error, &at, "held-twice", name, msg, vec![loc]);
+                        self.ctx.report(
+                            Severity::Error,
+                            &at,
+                            Code::HeldTwice,
+                            name,
+                            msg,
+                            vec![loc],
+                        );
                     }
                 }
             }
@@ -1912,7 +1922,7 @@ impl Loader {
                         self.ctx.report(
                             Severity::Error,
                             &at,
-                            "parent-cycle",
+                            Code::ParentCycle,
                             &format!("{}.parent", objs[first].dkey),
                             msg,
                             related,
@@ -1961,13 +1971,13 @@ impl Loader {
                     let loc = self.ctx.loc(first);
                     let msg = format!("object \"{}\" is already moved by {other}; an object is moved by one mover at most", objs[o].key);
                     self.ctx
-                        .report(Severity::Error, &at, "bad-value", &key, msg, vec![loc]);
+                        .report(Severity::Error, &at, Code::BadValue, &key, msg, vec![loc]);
                     continue;
                 }
                 let oclip = objs[o].t.get("clip").map(|c| c.elems().len()).unwrap_or(0);
                 if mclip > 0 && mclip + oclip > 2 {
                     let msg = format!("object \"{}\" has {oclip} clip planes and this mover {mclip}: at most two together", objs[o].key);
-                    self.ctx.err(&at, "bad-value", &key, msg);
+                    self.ctx.err(&at, Code::BadValue, &key, msg);
                 }
                 objs[o].mover = Some((mkey.clone(), (at, key), set.clone()));
             }
@@ -2007,7 +2017,7 @@ impl Loader {
                         Some((kat, okey)) => self.ctx.report(
                             Severity::Error,
                             &kat,
-                            "bad-override",
+                            Code::BadOverride,
                             &okey,
                             format!("{msg} (an override puts it there)"),
                             vec![body_loc],
@@ -2015,12 +2025,12 @@ impl Loader {
                         None if mat.file != o.f => self.ctx.report(
                             Severity::Error,
                             mat,
-                            "bad-value",
+                            Code::BadValue,
                             mkey,
                             format!("{msg}, which is written in another file"),
                             vec![body_loc],
                         ),
-                        None => self.ctx.err(&at, "bad-value", &key, msg),
+                        None => self.ctx.err(&at, Code::BadValue, &key, msg),
                     }
                     continue;
                 }
@@ -2062,7 +2072,7 @@ impl Loader {
                             Some((kat, okey)) => self.ctx.report(
                                 Severity::Error,
                                 &kat,
-                                "bad-override",
+                                Code::BadOverride,
                                 &okey,
                                 format!("{msg} (an override puts it there)"),
                                 vec![body_loc, loc],
@@ -2070,7 +2080,7 @@ impl Loader {
                             None if wat.file != o.f => self.ctx.report(
                                 Severity::Error,
                                 &wat,
-                                "bad-value",
+                                Code::BadValue,
                                 &wkey,
                                 format!("{msg}; this puts \"{}\" there", o.key),
                                 vec![body_loc, loc],
@@ -2078,7 +2088,7 @@ impl Loader {
                             None => self.ctx.report(
                                 Severity::Error,
                                 &at,
-                                "bad-value",
+                                Code::BadValue,
                                 &key,
                                 msg,
                                 vec![loc],
@@ -2111,7 +2121,7 @@ impl Loader {
                         self.ctx.report(
                             Severity::Error,
                             &at,
-                            "bad-value",
+                            Code::BadValue,
                             &format!("{skey}.loop"),
                             "a second looping sound: a scene has one at most".into(),
                             vec![loc],
@@ -2128,7 +2138,7 @@ impl Loader {
                         objs[o].key
                     );
                     self.ctx
-                        .err(&at, "bad-reference", &format!("{skey}.object"), msg);
+                        .err(&at, Code::BadReference, &format!("{skey}.object"), msg);
                 }
             }
         }

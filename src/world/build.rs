@@ -18,12 +18,12 @@ use crate::assets::{self, MeshAsset};
 use crate::camera::Camera;
 use crate::lights::sky::SkyMap;
 use crate::lights::{luminance, skymaps, Distribution1D, Light};
-use crate::scene::{self, Diagnostic, Location, Scene, Severity, Shadow, SkyKind};
+use crate::scene::{self, Code, Diagnostic, Location, Scene, Severity, Shadow, SkyKind};
 
 /// An object's or group's own transform and its parent's key.
 pub(super) type Frame<'a> = ([f32; 3], [f32; 3], [f32; 3], Option<&'a str>);
 
-pub(super) fn diag(at: &Location, code: &'static str, key: String, message: String) -> Diagnostic {
+pub(super) fn diag(at: &Location, code: Code, key: String, message: String) -> Diagnostic {
     Diagnostic {
         file: at.file.clone(),
         line: at.line.max(1),
@@ -31,7 +31,7 @@ pub(super) fn diag(at: &Location, code: &'static str, key: String, message: Stri
         end_line: at.line.max(1),
         end_column: at.column.max(1) + 1,
         severity: Severity::Error,
-        code,
+        code: code.as_str(),
         key,
         message,
         related: Vec::new(),
@@ -65,6 +65,19 @@ pub(super) fn key_location(
         .map(|p| (p.at.clone(), name.chars().count().max(1) as u32))
 }
 
+/// The [`Code`] of an asset's failure: the loader's own codes, whose strings are the assets'
+/// own (`AssetErrorKind::code`; a test holds the two together).
+pub(super) fn asset_code(kind: assets::AssetErrorKind) -> Code {
+    match kind {
+        assets::AssetErrorKind::Unreadable => Code::AssetUnreadable,
+        assets::AssetErrorKind::GltfInvalid => Code::GltfInvalid,
+        assets::AssetErrorKind::GltfNode => Code::GltfNode,
+        assets::AssetErrorKind::GltfExtension => Code::GltfExtension,
+        assets::AssetErrorKind::GltfEmpty => Code::GltfEmpty,
+        assets::AssetErrorKind::HdrInvalid => Code::HdrInvalid,
+    }
+}
+
 /// The loader's diagnostic for an asset that would not load: the [`assets::AssetErrorKind`]'s
 /// own code (never one of the spec's: the spec's checker does not read asset contents),
 /// placed at the key that names the asset.
@@ -77,7 +90,7 @@ pub(super) fn asset_diag(
 ) -> Diagnostic {
     let mut d = diag(
         &at,
-        e.kind.code(),
+        asset_code(e.kind),
         key,
         format!("cannot load {}: {}", file.display(), e.message),
     );
@@ -230,7 +243,7 @@ impl World {
             let Some(mesh) = mesh_by_key.get(o.mesh.as_str()) else {
                 errors.push(diag(
                     &o.at_loc,
-                    "bad-reference",
+                    Code::BadReference,
                     format!("{}.mesh", object_dkey(o)),
                     format!("no mesh named {:?}", o.mesh),
                 ));
@@ -239,7 +252,7 @@ impl World {
             let world = world_of(oi);
             let det = world.determinant();
             if !det.is_finite() || det.abs() < 1e-12 {
-                errors.push(diag(&o.at_loc, "bad-value", format!("{}.scale", object_dkey(o)),
+                errors.push(diag(&o.at_loc, Code::BadValue, format!("{}.scale", object_dkey(o)),
                     format!("object {:?} has a transform that flattens it (determinant {det}): a zero scale, on it or a parent, cannot be drawn", o.key)));
                 continue;
             }

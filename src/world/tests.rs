@@ -166,3 +166,19 @@ fn placements_place_objects_and_lights() {
     assert!(c.abs_diff_eq(Vec3::new(1.2, 1.65, 0.4), 1e-5), "{c}");
     assert!((r - 0.1).abs() < 1e-6 && (l - 1.0 / (pi * r * r)).abs() < 1e-2 * l);
 }
+
+/// The loader's codes are the assets' own strings.
+#[test]
+fn asset_codes_keep_their_strings() {
+    use crate::assets::AssetErrorKind as K;
+    for k in [
+        K::Unreadable,
+        K::GltfInvalid,
+        K::GltfNode,
+        K::GltfExtension,
+        K::GltfEmpty,
+        K::HdrInvalid,
+    ] {
+        assert_eq!(super::build::asset_code(k).as_str(), k.code());
+    }
+}
