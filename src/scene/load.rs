@@ -2371,6 +2371,54 @@ impl Loader {
                         shadow: v.bool("shadow"),
                     });
                 }
+                for (dkey, name, t0) in entry_tables(m.docs, f, Kind::Mover) {
+                    let t = m.eff(i, f, &dkey).unwrap_or(t0);
+                    let v = View {
+                        t,
+                        s: &schema::MOVER,
+                    };
+                    let objects = v
+                        .node("objects")
+                        .map(|n| n.elems())
+                        .unwrap_or_default()
+                        .iter()
+                        .filter_map(|o| o.str())
+                        .map(|o| {
+                            format!("{}{}", inst.key_prefix, refkey(inst.unit, Kind::Object, o))
+                        })
+                        .collect();
+                    let clip = v
+                        .node("clip")
+                        .map(|c| {
+                            c.elems()
+                                .iter()
+                                .filter_map(|p| p.nums())
+                                .filter(|p| p.len() == 4)
+                                .map(|p| [finite(p[0]), finite(p[1]), finite(p[2]), finite(p[3])])
+                                .collect()
+                        })
+                        .unwrap_or_default();
+                    scene.movers.push(Mover {
+                        key: format!("{}{name}", inst.key_prefix),
+                        objects,
+                        kind: if v.str("kind") == Some("slide") {
+                            MoverKind::Slide
+                        } else {
+                            MoverKind::Turn
+                        },
+                        pivot: v.v3("pivot"),
+                        axis: v.v3("axis"),
+                        travel: v.v2("travel"),
+                        period: v.f32("period"),
+                        motion: match v.str("motion") {
+                            Some("loop") => Motion::Loop,
+                            Some("once") => Motion::Once,
+                            _ => Motion::Swing,
+                        },
+                        offset: v.f32("offset"),
+                        clip,
+                    });
+                }
                 for (dkey, name, t0) in entry_tables(m.docs, f, Kind::Emitter) {
                     let t = m.eff(i, f, &dkey).unwrap_or(t0);
                     let v = View {

@@ -56,6 +56,9 @@ pub struct Scene {
     /// `[[rig]]` entries: the scene's and its includes', then each placement's (keyed
     /// `"<placement key>/<name>"`). A bake does not draw them; a game picks one.
     pub rigs: Vec<Rig>,
+    /// `[[mover]]` entries: the scene's and its includes', then each placement's (keyed
+    /// `"<placement key>/<name>"`), each `objects` rewritten to the keys of what it moves.
+    pub movers: Vec<Mover>,
     /// The `[[proxy]]` entries of `[plates] proxies`, in the order written.
     pub proxies: Vec<Proxy>,
     /// project.toml's `[layers]`: each layer's name and the layers it meets. Empty without
@@ -263,6 +266,68 @@ pub struct Rig {
     pub collide: bool,
     /// Where the entry starts.
     pub at_loc: Location,
+}
+
+/// `[[mover]] kind`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum MoverKind {
+    /// Degrees about `axis` through `pivot`.
+    #[default]
+    Turn,
+    /// Scene units along `axis`.
+    Slide,
+}
+
+/// `[[mover]] motion`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Motion {
+    /// From, to and back, eased by (1 − cos 2πu) / 2.
+    #[default]
+    Swing,
+    /// From to to, then again.
+    Loop,
+    /// From to to, then stays.
+    Once,
+}
+
+/// `[[mover]]`: a preview motion, defaults filled in.
+#[derive(Clone, Debug, Default)]
+pub struct Mover {
+    /// Its key: its name (a placed mover's is `"<placement key>/<name>"`).
+    pub key: String,
+    /// The keys of the objects and placements it moves, with their children.
+    pub objects: Vec<String>,
+    /// Turn or slide.
+    pub kind: MoverKind,
+    /// A turn's pivot, scene units, in the scene's rest frame.
+    pub pivot: [f32; 3],
+    /// The axis it turns about or slides along (not zero; not normalised).
+    pub axis: [f32; 3],
+    /// From and to: degrees for a turn, scene units for a slide.
+    pub travel: [f32; 2],
+    /// Seconds, above 0.
+    pub period: f32,
+    /// How it runs through its travel.
+    pub motion: Motion,
+    /// Seconds added to the time.
+    pub offset: f32,
+    /// World planes `[nx, ny, nz, d]` that cut what it moves (a point is cut where n·p > d).
+    pub clip: Vec<[f32; 4]>,
+}
+
+impl Mover {
+    /// Where it stands at time `t` (seconds): degrees or scene units, from + (to − from) · f(u)
+    /// with u = (t + offset) / period.
+    pub fn value_at(&self, t: f32) -> f32 {
+        let u = (t + self.offset) / self.period;
+        let f = match self.motion {
+            Motion::Swing => (1.0 - (2.0 * std::f32::consts::PI * u).cos()) / 2.0,
+            Motion::Loop => u - u.floor(),
+            Motion::Once => u.clamp(0.0, 1.0),
+        };
+        let f = if f.is_finite() { f } else { 0.0 };
+        self.travel[0] + (self.travel[1] - self.travel[0]) * f
+    }
 }
 
 /// A proxy's shape.
