@@ -299,3 +299,53 @@ fn a_static_object_a_mover_moves_is_baked_at_its_pose_at_t0() {
     let want = glam::Mat4::from_rotation_y(std::f32::consts::FRAC_PI_2) * m0;
     assert!(m2.abs_diff_eq(want, 1e-4), "{m2} {want}");
 }
+
+/// A glTF material that decides a part's material and that nothing of the scene covers is
+/// named, once per file; a `fallback` covers it.
+#[test]
+fn an_uncovered_gltf_material_is_named() {
+    let kit = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/golden");
+    let dir = tempfile::tempdir().unwrap();
+    for f in ["kit.glb", "project.toml", "golden.materials.toml"] {
+        std::fs::copy(kit.join(f), dir.path().join(f)).unwrap();
+    }
+    let file = dir.path().join("t.scene.toml");
+    let build = |head: &str| {
+        std::fs::write(
+            &file,
+            format!(
+                "format = 1\n{head}[mesh.props]\nid = \"qwe48018fw\"\nfile = \"kit.glb\"\n\
+                 node = \"props\"\n[[object]]\nid = \"aaaaaaaa02\"\nname = \"p\"\nmesh = \"props\"\n\
+                 [[object]]\nid = \"aaaaaaaa03\"\nname = \"q\"\nmesh = \"props\"\n"
+            ),
+        )
+        .unwrap();
+        let scene = crate::scene::load(&file).unwrap_or_else(|d| panic!("{d:#?}"));
+        World::build(&scene, [8, 8]).unwrap_or_else(|e| panic!("{:#?}", e.0))
+    };
+    let bare = build("");
+    let named: Vec<&Capability> = bare
+        .capabilities
+        .iter()
+        .filter(|c| c.what.starts_with("gltf material "))
+        .collect();
+    assert!(!named.is_empty(), "{:#?}", bare.capabilities);
+    for c in &named {
+        assert_eq!(c.count, 1, "once per file: {c:?}");
+        assert!(
+            c.message
+                .contains("is drawn with the default plain material"),
+            "{}",
+            c.message
+        );
+    }
+    let covered = build("materials = [\"golden.materials.toml\"]\nfallback = \"red\"\n");
+    assert!(
+        !covered
+            .capabilities
+            .iter()
+            .any(|c| c.what.starts_with("gltf material ")),
+        "{:#?}",
+        covered.capabilities
+    );
+}
