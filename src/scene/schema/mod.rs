@@ -8,8 +8,8 @@
 //! of `docs/scene.md` ([`doc::key_table`]) all come from it. Rules that tie keys together are
 //! named by [`Rule`] and written in `check.rs`.
 //!
-//! `tables.rs` holds the statics, `doc.rs` writes the markdown table, `tests.rs` checks the
-//! schema against the checker.
+//! `tables/` holds the statics (split by what they describe), `doc.rs` writes the markdown
+//! table, `tests.rs` checks the schema against the checker.
 
 mod doc;
 mod tables;
