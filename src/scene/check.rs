@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use toml_edit::{ArrayOfTables, InlineTable, Item, Table, Value};
 
-use super::diagnostic::{Diagnostic, Location, Severity};
+use super::diagnostic::{Code, Diagnostic, Location, Severity};
 use super::model::Presence;
 use super::schema::{self, Dflt, Key, Kind, Need, PathRule, Range, Rule, TableSchema, Ty};
 
@@ -309,20 +309,20 @@ pub(crate) enum PathCheck {
 }
 
 /// The normalised root-relative form of a written path, or the code and reason it is refused.
-pub(crate) fn normalize(raw: &str) -> Result<PathBuf, (&'static str, String)> {
+pub(crate) fn normalize(raw: &str) -> Result<PathBuf, (Code, String)> {
     if raw.is_empty() {
-        return Err(("bad-path", "a path may not be empty".into()));
+        return Err((Code::BadPath, "a path may not be empty".into()));
     }
     if raw.contains('\\') {
         return Err((
-            "bad-path",
+            Code::BadPath,
             format!("`{raw}` holds a backslash; paths use /"),
         ));
     }
     let b = raw.as_bytes();
     if raw.starts_with('/') || (b.len() >= 2 && b[0].is_ascii_alphabetic() && b[1] == b':') {
         return Err((
-            "bad-path",
+            Code::BadPath,
             format!("`{raw}` is absolute; paths are relative to the project root"),
         ));
     }
@@ -332,7 +332,10 @@ pub(crate) fn normalize(raw: &str) -> Result<PathBuf, (&'static str, String)> {
             "" | "." => {}
             ".." => {
                 if parts.pop().is_none() {
-                    return Err(("outside-root", format!("`{raw}` leaves the project root")));
+                    return Err((
+                        Code::OutsideRoot,
+                        format!("`{raw}` leaves the project root"),
+                    ));
                 }
             }
             c => parts.push(c),
@@ -405,7 +408,7 @@ impl Ctx {
         &mut self,
         sev: Severity,
         at: &Sp,
-        code: &'static str,
+        code: Code,
         key: &str,
         message: String,
         related: Vec<Location>,
@@ -425,14 +428,14 @@ impl Ctx {
             end_line,
             end_column,
             severity: sev,
-            code,
+            code: code.as_str(),
             key: key.to_string(),
             message,
             related,
         });
     }
 
-    pub(crate) fn err(&mut self, at: &Sp, code: &'static str, key: &str, message: String) {
+    pub(crate) fn err(&mut self, at: &Sp, code: Code, key: &str, message: String) {
         self.report(Severity::Error, at, code, key, message, Vec::new());
     }
 
@@ -516,7 +519,7 @@ impl Ctx {
                 };
                 self.err(
                     &kat,
-                    "unknown-key",
+                    Code::UnknownKey,
                     &dkey,
                     format!(
                         "unknown key `{name}` in {place}; allowed keys: {}",
@@ -531,6 +534,7 @@ impl Ctx {
                 path: kpath.clone(),
                 key: dkey.clone(),
                 at: loc,
+                default: is_default(&node, ksch),
             });
             let vat = Sp::or(f, node.span(), &kat);
             self.value(f, node, &ksch.ty, ksch.range, &dkey, &kpath, &vat);
@@ -540,7 +544,7 @@ impl Ctx {
                     if !vals.contains(&cur) {
                         self.err(
                             &kat,
-                            "bad-value",
+                            Code::BadValue,
                             &dkey,
                             format!(
                                 "`{name}` is taken only when {sel} is {}; here {sel} is \"{cur}\"",
@@ -569,7 +573,7 @@ impl Ctx {
                 };
                 self.err(
                     &head,
-                    "missing-key",
+                    Code::MissingKey,
                     &join(key, ksch.name),
                     format!("{place} needs `{}`{why}", ksch.name),
                 );
@@ -608,7 +612,7 @@ impl Ctx {
             self.report(
                 Severity::Warning,
                 head,
-                "missing-id",
+                Code::MissingId,
                 key,
                 format!(
                     "this {} has no id; the first write through pfx-scene adds one",
@@ -642,7 +646,7 @@ impl Ctx {
         let bad_type = |me: &mut Ctx, what: &str| {
             me.err(
                 at,
-                "bad-type",
+                Code::BadType,
                 key,
                 format!("expected {what}, found {}", found(&node)),
             );
@@ -654,7 +658,7 @@ impl Ctx {
                     if matches!(ty, Ty::UInt) && v < 0.0 {
                         self.err(
                             at,
-                            "bad-value",
+                            Code::BadValue,
                             key,
                             format!("{v} is negative; expected an unsigned integer"),
                         );
@@ -688,7 +692,7 @@ impl Ctx {
             Ty::Name => match node.str() {
                 Some(s) => {
                     if let Some(why) = name_fault(s, false) {
-                        self.err(at, "bad-name", key, format!("{why} (\"{s}\")"));
+                        self.err(at, Code::BadName, key, format!("{why} (\"{s}\")"));
                     }
                 }
                 None => bad_type(self, "a string"),
@@ -698,7 +702,7 @@ impl Ctx {
                     if !is_id(s) {
                         self.err(
                             at,
-                            "bad-id",
+                            Code::BadId,
                             key,
                             format!(
                                 "\"{s}\" is not an id: 10 lowercase Crockford base32 characters (0-9, a-z without i, l, o, u)"
@@ -716,7 +720,7 @@ impl Ctx {
                     if !ok {
                         self.err(
                             at,
-                            "bad-value",
+                            Code::BadValue,
                             key,
                             format!("\"{s}\" is not a colour \"#rrggbb\""),
                         );
@@ -729,7 +733,7 @@ impl Ctx {
                     if !vals.contains(&s) {
                         self.err(
                             at,
-                            "bad-value",
+                            Code::BadValue,
                             key,
                             format!("\"{s}\" is not one of {}", or_list(vals)),
                         );
@@ -794,7 +798,7 @@ impl Ctx {
                         }),
                         None => self.err(
                             &eat,
-                            "bad-type",
+                            Code::BadType,
                             &ekey,
                             format!("expected a reference, found {}", found(e)),
                         ),
@@ -813,7 +817,7 @@ impl Ctx {
                         Some(v) => self.number(&eat, &format!("{key}.{i}"), v, range),
                         None => self.err(
                             &eat,
-                            "bad-type",
+                            Code::BadType,
                             &format!("{key}.{i}"),
                             format!("expected a number, found {}", found(e)),
                         ),
@@ -843,7 +847,7 @@ impl Ctx {
                         }
                         None => self.err(
                             &eat,
-                            "bad-type",
+                            Code::BadType,
                             &ekey,
                             format!("expected a path string, found {}", found(e)),
                         ),
@@ -869,7 +873,7 @@ impl Ctx {
                         Some(s) => self.layer(&eat, &format!("{key}.{i}"), s),
                         None => self.err(
                             &eat,
-                            "bad-type",
+                            Code::BadType,
                             &format!("{key}.{i}"),
                             format!("expected a layer name, found {}", found(e)),
                         ),
@@ -886,7 +890,7 @@ impl Ctx {
                         let kat = Sp::or(f, ks, at);
                         let skey = format!("{key}.{name}");
                         if let Some(why) = name_fault(name, s.entry == Some(Kind::Material)) {
-                            self.err(&kat, "bad-name", &skey, format!("{why} (\"{name}\")"));
+                            self.err(&kat, Code::BadName, &skey, format!("{why} (\"{name}\")"));
                         }
                         match sub.tbl() {
                             Some(st) => self.walk(f, st, s, &skey, spath, &kat, Some(name)),
@@ -895,7 +899,7 @@ impl Ctx {
                                     sub.span().map(|span| Sp { file: f, span }).unwrap_or(kat);
                                 self.err(
                                     &vat,
-                                    "bad-type",
+                                    Code::BadType,
                                     &skey,
                                     format!("expected a table, found {}", found(&sub)),
                                 )
@@ -946,7 +950,7 @@ impl Ctx {
 
     fn number(&mut self, at: &Sp, key: &str, v: f64, range: Option<Range>) {
         if !v.is_finite() {
-            self.err(at, "bad-value", key, format!("{v} is not finite"));
+            self.err(at, Code::BadValue, key, format!("{v} is not finite"));
         } else {
             self.range(at, key, v, range);
         }
@@ -957,7 +961,7 @@ impl Ctx {
             if !r.holds(v) {
                 self.err(
                     at,
-                    "bad-value",
+                    Code::BadValue,
                     key,
                     format!("{v} is out of range: must be {}", r.words()),
                 );
@@ -986,7 +990,7 @@ impl Ctx {
             };
             self.err(
                 at,
-                "bad-type",
+                Code::BadType,
                 key,
                 format!("expected an array of {n} {what}, found {got}"),
             );
@@ -1006,21 +1010,21 @@ impl Ctx {
                 None => {
                     self.err(
                         at,
-                        "bad-type",
+                        Code::BadType,
                         key,
                         format!("expected an array of {n} {what}, found {} in it", found(e)),
                     );
                     return;
                 }
                 Some(v) if !v.is_finite() => {
-                    self.err(&eat, "bad-value", key, format!("{v} is not finite"))
+                    self.err(&eat, Code::BadValue, key, format!("{v} is not finite"))
                 }
                 Some(v) => {
                     if let Some(r) = range {
                         if !r.holds(v) {
                             self.err(
                                 &eat,
-                                "bad-value",
+                                Code::BadValue,
                                 key,
                                 format!(
                                     "component {i} is {v}, out of range: each must be {}",
@@ -1045,11 +1049,11 @@ impl Ctx {
                     "no layer \"{name}\" in project.toml's [layers]; its layers: {}",
                     l.join(", ")
                 );
-                self.err(at, "bad-reference", key, msg)
+                self.err(at, Code::BadReference, key, msg)
             }
             None => self.err(
                 at,
-                "bad-reference",
+                Code::BadReference,
                 key,
                 format!("layer \"{name}\" named, but project.toml has no [layers]"),
             ),
@@ -1077,7 +1081,7 @@ impl Ctx {
         if rel.as_os_str().is_empty() && rule.exists {
             self.err(
                 at,
-                "bad-path",
+                Code::BadPath,
                 key,
                 format!("`{raw}` names the project root itself, not a file"),
             );
@@ -1087,7 +1091,7 @@ impl Ctx {
             if !raw.ends_with(suffix) {
                 self.err(
                     at,
-                    "bad-value",
+                    Code::BadValue,
                     key,
                     format!("`{raw}` must name a *{suffix} file"),
                 );
@@ -1113,7 +1117,7 @@ impl Ctx {
                     real.push(other);
                     self.err(
                         at,
-                        "path-case",
+                        Code::PathCase,
                         key,
                         format!(
                             "`{raw}` exists only with another case, as `{}`",
@@ -1123,7 +1127,12 @@ impl Ctx {
                     return PathCheck::Refused;
                 }
                 if rule.exists {
-                    self.err(at, "missing-file", key, format!("`{raw}` does not exist"));
+                    self.err(
+                        at,
+                        Code::MissingFile,
+                        key,
+                        format!("`{raw}` does not exist"),
+                    );
                     return PathCheck::Refused;
                 }
                 return PathCheck::Ok(rel);
@@ -1133,7 +1142,7 @@ impl Ctx {
             if i + 1 == comps.len() && rule.exists && dir.is_dir() {
                 self.err(
                     at,
-                    "missing-file",
+                    Code::MissingFile,
                     key,
                     format!("`{raw}` is a folder, not a file"),
                 );
@@ -1172,7 +1181,7 @@ impl Ctx {
                             let at = Sp::or(f, ks, head);
                             self.err(
                                 &at,
-                                "placement-key",
+                                Code::PlacementKey,
                                 &k(name),
                                 format!(
                                     "a prefab placement takes only {}; `{name}` is for an object with a mesh",
@@ -1185,7 +1194,7 @@ impl Ctx {
                     if !t.has("mesh") {
                         self.err(
                             head,
-                            "missing-key",
+                            Code::MissingKey,
                             &k("mesh"),
                             "an object without prefab needs `mesh`".into(),
                         );
@@ -1193,7 +1202,7 @@ impl Ctx {
                     if t.has("set") {
                         self.err(
                             &ksp("set"),
-                            "bad-value",
+                            Code::BadValue,
                             &k("set"),
                             "`set` overrides a placed prefab's keys; this object places no prefab"
                                 .into(),
@@ -1204,7 +1213,7 @@ impl Ctx {
                     if n > 2 {
                         self.err(
                             &vsp("clip"),
-                            "bad-value",
+                            Code::BadValue,
                             &k("clip"),
                             format!("{n} clip planes; an object takes at most two"),
                         );
@@ -1213,7 +1222,7 @@ impl Ctx {
                 if t.has("body") && t.has("character") {
                     self.err(
                         &ksp("character"),
-                        "bad-value",
+                        Code::BadValue,
                         &k("character"),
                         "an object takes a character or a body, not both".into(),
                     );
@@ -1223,7 +1232,7 @@ impl Ctx {
                         if t.has(what) {
                             self.err(
                                 &vsp("dynamic"),
-                                "bad-value",
+                                Code::BadValue,
                                 &k("dynamic"),
                                 format!("an object with [object.{what}] is dynamic; it refuses dynamic = false"),
                             );
@@ -1235,7 +1244,7 @@ impl Ctx {
                         if t.has(what) {
                             self.err(
                                 &ksp(what),
-                                "bad-value",
+                                Code::BadValue,
                                 &k(what),
                                 format!("a camera-facing card takes no {what}"),
                             );
@@ -1250,7 +1259,7 @@ impl Ctx {
                     if h < 2.0 * r {
                         self.err(
                             &vsp("height"),
-                            "bad-value",
+                            Code::BadValue,
                             &k("height"),
                             format!("height {h} is below 2 · radius ({})", 2.0 * r),
                         );
@@ -1260,7 +1269,7 @@ impl Ctx {
                     if s >= h {
                         self.err(
                             &vsp("max_step"),
-                            "bad-value",
+                            Code::BadValue,
                             &k("max_step"),
                             format!("max_step {s} is not below height {h}"),
                         );
@@ -1271,13 +1280,13 @@ impl Ctx {
             Rule::Event => match (t.has("time"), t.has("frame")) {
                 (false, false) => self.err(
                     head,
-                    "missing-key",
+                    Code::MissingKey,
                     &k("time"),
                     "an event needs `time` or `frame`".into(),
                 ),
                 (true, true) => self.err(
                     &ksp("frame"),
-                    "bad-value",
+                    Code::BadValue,
                     &k("frame"),
                     "an event takes `time` or `frame`, not both".into(),
                 ),
@@ -1288,7 +1297,7 @@ impl Ctx {
                     if b < a {
                         self.err(
                             &vsp("to"),
-                            "bad-value",
+                            Code::BadValue,
                             &k("to"),
                             format!("to ({b}) is below from ({a})"),
                         );
@@ -1300,7 +1309,7 @@ impl Ctx {
                     if a.len() == 3 && a.iter().all(|c| *c == 0.0) {
                         self.err(
                             &vsp("axis"),
-                            "bad-value",
+                            Code::BadValue,
                             &k("axis"),
                             "the axis may not be zero".into(),
                         );
@@ -1310,7 +1319,7 @@ impl Ctx {
                     if is_array(&o) && o.elems().is_empty() {
                         self.err(
                             &vsp("objects"),
-                            "bad-value",
+                            Code::BadValue,
                             &k("objects"),
                             "a mover moves at least one object".into(),
                         );
@@ -1320,7 +1329,7 @@ impl Ctx {
                     if n > 2 {
                         self.err(
                             &vsp("clip"),
-                            "bad-value",
+                            Code::BadValue,
                             &k("clip"),
                             format!("{n} clip planes; a mover takes at most two"),
                         );
@@ -1331,7 +1340,7 @@ impl Ctx {
                 if t.has("snap") && !t.has("orthographic") {
                     self.err(
                         &ksp("snap"),
-                        "bad-value",
+                        Code::BadValue,
                         &k("snap"),
                         "`snap` is for an orthographic follow rig; give `orthographic`".into(),
                     );
@@ -1340,7 +1349,7 @@ impl Ctx {
                     if p.len() == 2 && p[0] > p[1] {
                         self.err(
                             &vsp("pitch"),
-                            "bad-value",
+                            Code::BadValue,
                             &k("pitch"),
                             format!("pitch min {} is above max {}", p[0], p[1]),
                         );
@@ -1352,7 +1361,7 @@ impl Ctx {
                     if a.len() == 3 && b.len() == 3 && (0..3).any(|i| a[i] > b[i]) {
                         self.err(
                             &vsp("max"),
-                            "bad-value",
+                            Code::BadValue,
                             &k("max"),
                             "min is above max on an axis".into(),
                         );
@@ -1365,7 +1374,7 @@ impl Ctx {
                     if a.len() == 3 && a.iter().all(|c| *c == 0.0) {
                         self.err(
                             &vsp("toward"),
-                            "bad-value",
+                            Code::BadValue,
                             &k("toward"),
                             "toward may not be zero".into(),
                         );
@@ -1378,14 +1387,14 @@ impl Ctx {
                     if !t.has("layer") {
                         self.err(
                             head,
-                            "missing-key",
+                            Code::MissingKey,
                             &k("layer"),
                             "a mix sky needs two or more [[sky.layer]]".into(),
                         );
                     } else if n < 2 {
                         self.err(
                             &ksp("layer"),
-                            "bad-value",
+                            Code::BadValue,
                             &k("layer"),
                             format!("a mix sky needs two or more layers, has {n}"),
                         );
@@ -1396,7 +1405,7 @@ impl Ctx {
                 if t.len() == 0 {
                     self.err(
                         head,
-                        "missing-key",
+                        Code::MissingKey,
                         key,
                         "[sky.prepare] needs at least one of cap, balance, mean".into(),
                     );
@@ -1407,7 +1416,7 @@ impl Ctx {
                     if a.len() == 3 && b.len() == 3 && (0..3).any(|i| a[i] >= b[i]) {
                         self.err(
                             &vsp("hi"),
-                            "bad-value",
+                            Code::BadValue,
                             &k("hi"),
                             "lo must be below hi on every axis".into(),
                         );
@@ -1420,7 +1429,7 @@ impl Ctx {
                     for (name, ks, _) in t.entries() {
                         if name != "file" && name != "pass" {
                             let at = Sp::or(f, ks, head);
-                            self.err(&at, "bad-value", &k(name), format!("[finish] with `file` holds no inline key; `{name}` belongs in the finish file or a [[finish.pass]]"));
+                            self.err(&at, Code::BadValue, &k(name), format!("[finish] with `file` holds no inline key; `{name}` belongs in the finish file or a [[finish.pass]]"));
                         }
                     }
                 }
@@ -1430,7 +1439,7 @@ impl Ctx {
                     if t.has(name) {
                         self.err(
                             &ksp(name),
-                            "bad-value",
+                            Code::BadValue,
                             &k(name),
                             format!("`{name}` is the chain's, not a pass's"),
                         );
@@ -1443,7 +1452,7 @@ impl Ctx {
                 if !builds {
                     self.err(
                         head,
-                        "bad-value",
+                        Code::BadValue,
                         key,
                         "a [[finish.pass]] must build a pass (it is empty, or only encode = false)"
                             .into(),
@@ -1457,7 +1466,7 @@ impl Ctx {
                     if is_array(&vals) && got != want {
                         self.err(
                             &vsp("values"),
-                            "bad-value",
+                            Code::BadValue,
                             &k("values"),
                             format!(
                                 "a lut of size {size} takes {want} values (size³ · 3), has {got}"
@@ -1470,7 +1479,7 @@ impl Ctx {
                 if t.str("casters") == Some("proxies") && !t.has("proxies") {
                     self.err(
                         &vsp("casters"),
-                        "bad-value",
+                        Code::BadValue,
                         &k("casters"),
                         "casters = \"proxies\" needs `proxies`".into(),
                     );
@@ -1482,7 +1491,7 @@ impl Ctx {
                     if n > 4 {
                         self.err(
                             &ksp("layers"),
-                            "bad-value",
+                            Code::BadValue,
                             &k("layers"),
                             format!("{n} noise layers; a material takes at most four"),
                         );
@@ -1499,7 +1508,7 @@ impl Ctx {
                         if n < 4 {
                             self.err(
                                 &vsp(name),
-                                "bad-value",
+                                Code::BadValue,
                                 &k(name),
                                 format!("a hull needs at least four {name}, has {n}"),
                             );
@@ -1514,7 +1523,7 @@ impl Ctx {
                                     let at = Sp::or(f, c.span(), head);
                                     self.err(
                                         &at,
-                                        "bad-value",
+                                        Code::BadValue,
                                         &format!("{key}.triangles.{i}"),
                                         format!(
                                             "corner {v} is past the last point ({})",
@@ -1541,14 +1550,14 @@ impl Ctx {
                 if name != "default" {
                     self.err(
                         &at,
-                        "bad-value",
+                        Code::BadValue,
                         &k(name),
                         format!("a bool tunable takes no `{name}`"),
                     );
                 } else if node.bool().is_none() {
                     self.err(
                         &at,
-                        "bad-type",
+                        Code::BadType,
                         &k(name),
                         format!(
                             "expected true or false (the tunable's type), found {}",
@@ -1575,7 +1584,7 @@ impl Ctx {
                     };
                     self.err(
                         &at,
-                        "bad-type",
+                        Code::BadType,
                         &k(name),
                         format!(
                             "expected {what} (the tunable's type), found {}",
@@ -1583,9 +1592,12 @@ impl Ctx {
                         ),
                     );
                 }
-                Some(v) if v.iter().any(|c| !c.is_finite()) => {
-                    self.err(&at, "bad-value", &k(name), "the value is not finite".into())
-                }
+                Some(v) if v.iter().any(|c| !c.is_finite()) => self.err(
+                    &at,
+                    Code::BadValue,
+                    &k(name),
+                    "the value is not finite".into(),
+                ),
                 Some(v) => vals.push((name, v)),
             }
         }
@@ -1596,7 +1608,7 @@ impl Ctx {
             if above(lo, hi) {
                 self.err(
                     &Self::val_sp(f, t, "min", head),
-                    "bad-value",
+                    Code::BadValue,
                     &k("min"),
                     "min is above max".into(),
                 );
@@ -1609,7 +1621,7 @@ impl Ctx {
             {
                 self.err(
                     &Self::val_sp(f, t, "default", head),
-                    "bad-value",
+                    Code::BadValue,
                     &k("default"),
                     "default lies outside min and max".into(),
                 );
@@ -1624,7 +1636,7 @@ impl Ctx {
         if t.has("clip") && t.has("blend") {
             self.err(
                 &ksp("blend"),
-                "bad-value",
+                Code::BadValue,
                 &k("blend"),
                 "an animation takes `clip` or `blend`, not both".into(),
             );
@@ -1637,7 +1649,7 @@ impl Ctx {
             if t.has("blend") {
                 self.err(
                     &ksp("blend"),
-                    "bad-value",
+                    Code::BadValue,
                     &k("blend"),
                     "a sprite takes no `blend` (glTF only)".into(),
                 );
@@ -1645,13 +1657,13 @@ impl Ctx {
             match (t.has("grid"), t.has("frames")) {
                 (true, true) => self.err(
                     &ksp("frames"),
-                    "bad-value",
+                    Code::BadValue,
                     &k("frames"),
                     "a sprite takes `grid` or `frames`, not both".into(),
                 ),
                 (false, false) => self.err(
                     head,
-                    "missing-key",
+                    Code::MissingKey,
                     &k("grid"),
                     "a sprite needs `grid` or `frames`".into(),
                 ),
@@ -1662,7 +1674,7 @@ impl Ctx {
                 if is_array(&fr) && elems.is_empty() {
                     self.err(
                         &Self::val_sp(f, t, "frames", head),
-                        "bad-value",
+                        Code::BadValue,
                         &k("frames"),
                         "frames may not be empty".into(),
                     );
@@ -1673,7 +1685,7 @@ impl Ctx {
                             let at = Sp::or(f, e.span(), head);
                             self.err(
                                 &at,
-                                "bad-value",
+                                Code::BadValue,
                                 &format!("{key}.frames.{i}"),
                                 "a frame's width and height are at least 1".into(),
                             );
@@ -1688,7 +1700,7 @@ impl Ctx {
                 if !ok {
                     self.err(
                         &Self::val_sp(f, t, "clip", head),
-                        "bad-reference",
+                        Code::BadReference,
                         &k("clip"),
                         format!("no clip \"{c}\" in this sprite's [object.animation.clips]"),
                     );
@@ -1699,7 +1711,7 @@ impl Ctx {
                 if t.has(name) {
                     self.err(
                         &ksp(name),
-                        "bad-value",
+                        Code::BadValue,
                         &k(name),
                         format!(
                             "`{name}` is a sprite's (give `atlas`); a glTF animation takes none"
@@ -1713,7 +1725,7 @@ impl Ctx {
             if is_array(&b) && tabs.is_empty() {
                 self.err(
                     &Self::val_sp(f, t, "blend", head),
-                    "bad-value",
+                    Code::BadValue,
                     &k("blend"),
                     "blend may not be empty".into(),
                 );
@@ -1727,7 +1739,7 @@ impl Ctx {
                         let at = Self::val_sp(f, *bt, "clip", head);
                         self.err(
                             &at,
-                            "bad-value",
+                            Code::BadValue,
                             &format!("{key}.blend.{i}.clip"),
                             format!("clip \"{c}\" is blended twice"),
                         );
@@ -1738,7 +1750,7 @@ impl Ctx {
             if !tabs.is_empty() && sum <= 0.0 {
                 self.err(
                     &Self::val_sp(f, t, "blend", head),
-                    "bad-value",
+                    Code::BadValue,
                     &k("blend"),
                     "the blend weights sum to 0; their sum must be above 0".into(),
                 );
@@ -1753,7 +1765,7 @@ impl Ctx {
                 match et.str("clip") {
                     None if !plays && !one_clip_sprite => self.err(
                         &eat,
-                        "missing-key",
+                        Code::MissingKey,
                         &format!("{ekey}.clip"),
                         "this event needs `clip`: the animation plays no clip from the start"
                             .into(),
@@ -1766,7 +1778,7 @@ impl Ctx {
                             let at = Self::val_sp(f, *et, "clip", head);
                             self.err(
                                 &at,
-                                "bad-reference",
+                                Code::BadReference,
                                 &format!("{ekey}.clip"),
                                 format!(
                                     "no clip \"{c}\" in this sprite's [object.animation.clips]"
@@ -1780,7 +1792,7 @@ impl Ctx {
                     let at = Self::key_sp(f, *et, "frame", head);
                     self.err(
                         &at,
-                        "bad-value",
+                        Code::BadValue,
                         &format!("{ekey}.frame"),
                         "`frame` is a sprite's; a glTF event takes `time`".into(),
                     );
@@ -1794,7 +1806,7 @@ impl Ctx {
         if t.has("rows") && t.has("cells") {
             self.err(
                 &Self::key_sp(f, t, "cells", head),
-                "bad-value",
+                Code::BadValue,
                 &k("cells"),
                 "a tile layer takes `rows` or `cells`, not both".into(),
             );
@@ -1807,14 +1819,14 @@ impl Ctx {
                 if name == "." || name.is_empty() || name.chars().any(char::is_whitespace) {
                     self.err(
                         &at,
-                        "bad-name",
+                        Code::BadName,
                         &pkey,
                         format!("palette key \"{name}\" may not be `.`, be empty or hold a space"),
                     );
                 } else if t.has("rows") && name.chars().count() != 1 {
                     self.err(
                         &at,
-                        "bad-value",
+                        Code::BadValue,
                         &pkey,
                         format!(
                             "palette key \"{name}\" must be one character in a layer with rows"
@@ -1850,7 +1862,7 @@ impl Ctx {
                         };
                         self.err(
                             &at,
-                            "bad-reference",
+                            Code::BadReference,
                             &format!("{key}.rows.{i}"),
                             format!("tile '{ch}' is no key of the palette"),
                         );
@@ -1866,7 +1878,7 @@ impl Ctx {
                         let at = Self::val_sp(f, *c, "tile", head);
                         self.err(
                             &at,
-                            "bad-reference",
+                            Code::BadReference,
                             &format!("{key}.cells.{i}.tile"),
                             format!("tile \"{tile}\" is no key of the palette"),
                         );
@@ -1877,7 +1889,7 @@ impl Ctx {
                         let sp = Self::val_sp(f, *c, "at", head);
                         self.err(
                             &sp,
-                            "bad-value",
+                            Code::BadValue,
                             &format!("{key}.cells.{i}.at"),
                             "this cell is set twice".into(),
                         );
@@ -1897,7 +1909,7 @@ impl Ctx {
             if t.has("fov") && t.has("focal") {
                 self.err(
                     &ksp("focal"),
-                    "bad-value",
+                    Code::BadValue,
                     &k("focal"),
                     "`focal` is instead of `fov`; give one of them".into(),
                 );
@@ -1905,7 +1917,7 @@ impl Ctx {
             if t.has("sensor") && !t.has("focal") && !t.has("fov") {
                 self.err(
                     &ksp("sensor"),
-                    "bad-value",
+                    Code::BadValue,
                     &k("sensor"),
                     "`sensor` goes with `focal`; without focal it needs fov".into(),
                 );
@@ -1913,7 +1925,7 @@ impl Ctx {
             if t.has("focus") && !t.has("fstop") {
                 self.err(
                     &ksp("focus"),
-                    "bad-value",
+                    Code::BadValue,
                     &k("focus"),
                     "`focus` goes with `fstop`".into(),
                 );
@@ -1924,7 +1936,7 @@ impl Ctx {
             if far <= near {
                 self.err(
                     &vsp("far"),
-                    "bad-value",
+                    Code::BadValue,
                     &k("far"),
                     format!("far ({far}) must be above near ({near})"),
                 );
@@ -1948,7 +1960,7 @@ impl Ctx {
             let name = if t.has("look_at") { "look_at" } else { "at" };
             self.err(
                 &vsp(name),
-                "bad-value",
+                Code::BadValue,
                 &k(name),
                 "at and look_at are the same point: the camera looks nowhere".into(),
             );
@@ -1966,7 +1978,7 @@ impl Ctx {
             let name = if t.has("up") { "up" } else { "look_at" };
             self.err(
                 &vsp(name),
-                "bad-value",
+                Code::BadValue,
                 &k(name),
                 "up lies along the view direction (or is zero)".into(),
             );
@@ -2069,6 +2081,28 @@ fn or_words(v: &[String]) -> String {
     }
 }
 
+/// Whether a value is written as its key's default (a number, bool, string or vector equal to
+/// it, or a table whose every key is written as its default): then it changes nothing, and a
+/// bake that does not draw the key need not name it.
+pub(crate) fn is_default(n: &Node, key: &Key) -> bool {
+    match key.default {
+        Dflt::Num(v) => n.num() == Some(v),
+        Dflt::Bool(b) => n.bool() == Some(b),
+        Dflt::Str(s) => n.str() == Some(s),
+        Dflt::Vec(v) => n.nums().is_some_and(|x| x == v),
+        Dflt::None | Dflt::Said(_) => match (&key.ty, n.tbl()) {
+            (Ty::Table(s), Some(t)) => {
+                let entries = t.entries();
+                !entries.is_empty()
+                    && entries
+                        .iter()
+                        .all(|(name, _, v)| s.key(name).is_some_and(|k| is_default(v, k)))
+            }
+            _ => false,
+        },
+    }
+}
+
 /// The TOML type of a node, in words.
 fn found(n: &Node) -> String {
     match n {
@@ -2131,13 +2165,22 @@ mod tests {
             Some(PathBuf::from("a/c.glb"))
         );
         assert_eq!(
-            normalize("a/../../c").err().map(|e| e.0),
+            normalize("a/../../c").err().map(|e| e.0.as_str()),
             Some("outside-root")
         );
-        assert_eq!(normalize("").err().map(|e| e.0), Some("bad-path"));
-        assert_eq!(normalize("/abs").err().map(|e| e.0), Some("bad-path"));
-        assert_eq!(normalize("C:/abs").err().map(|e| e.0), Some("bad-path"));
-        assert_eq!(normalize("a\\b").err().map(|e| e.0), Some("bad-path"));
+        assert_eq!(normalize("").err().map(|e| e.0.as_str()), Some("bad-path"));
+        assert_eq!(
+            normalize("/abs").err().map(|e| e.0.as_str()),
+            Some("bad-path")
+        );
+        assert_eq!(
+            normalize("C:/abs").err().map(|e| e.0.as_str()),
+            Some("bad-path")
+        );
+        assert_eq!(
+            normalize("a\\b").err().map(|e| e.0.as_str()),
+            Some("bad-path")
+        );
     }
 
     #[test]

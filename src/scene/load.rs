@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 
 use toml_edit::ImDocument;
 
-use super::check::{is_id, normalize, Ctx, Entry, Node, RefUse, Sp, Src, Tbl};
-use super::diagnostic::{Diagnostic, Location, Severity};
+use super::check::{is_default, is_id, normalize, Ctx, Entry, Node, RefUse, Sp, Src, Tbl};
+use super::diagnostic::{Code, Diagnostic, Location, Severity};
 use super::model::*;
 use super::schema::{self, Dflt, FileKind, Kind, TableSchema, Ty};
 
@@ -222,7 +222,7 @@ pub(crate) fn check_across(
         l.ctx.report(
             Severity::Error,
             &e.id_at,
-            "duplicate-id",
+            Code::DuplicateId,
             &format!("{}.id", e.key),
             msg,
             vec![loc],
@@ -247,7 +247,7 @@ pub(crate) fn check_across(
                          this proxies file, so it resolves across the project)",
                         r.value
                     );
-                    l.ctx.err(&r.at, "bad-reference", &r.key, msg);
+                    l.ctx.err(&r.at, Code::BadReference, &r.key, msg);
                 }
                 Found::Many(all) => {
                     let related = all
@@ -262,7 +262,7 @@ pub(crate) fn check_across(
                     l.ctx.report(
                         Severity::Error,
                         &r.at,
-                        "ambiguous-reference",
+                        Code::AmbiguousReference,
                         &r.key,
                         msg,
                         related,
@@ -472,7 +472,7 @@ impl Loader {
                 match named_at {
                     Some((sp, key)) => self.ctx.err(
                         &sp,
-                        "unreadable",
+                        Code::Unreadable,
                         &key,
                         format!("can't read `{}`: {e}", rel.display()),
                     ),
@@ -485,7 +485,7 @@ impl Loader {
                                 file: f,
                                 span: 0..0,
                             },
-                            "unreadable",
+                            Code::Unreadable,
                             "",
                             format!("can't read `{}`: {e}", rel.display()),
                         );
@@ -508,7 +508,7 @@ impl Loader {
                         file: f,
                         span: at..at + 1,
                     },
-                    "not-utf8",
+                    Code::NotUtf8,
                     "",
                     format!("`{}` is not UTF-8", rel.display()),
                 );
@@ -522,7 +522,7 @@ impl Loader {
                 let msg = e.message().trim().replace('\n', "; ");
                 self.ctx.err(
                     &Sp { file: f, span },
-                    "syntax",
+                    Code::Syntax,
                     "",
                     format!("not valid TOML: {msg}"),
                 );
@@ -549,8 +549,12 @@ impl Loader {
             };
             match version {
                 None => {
-                    self.ctx
-                        .err(&fsp, "bad-type", "format", "expected the integer 1".into());
+                    self.ctx.err(
+                        &fsp,
+                        Code::BadType,
+                        "format",
+                        "expected the integer 1".into(),
+                    );
                     return None;
                 }
                 Some(0) => {
@@ -571,7 +575,7 @@ impl Loader {
                 Some(v) if v > FORMAT => {
                     self.ctx.err(
                         &fsp,
-                        "newer-format",
+                        Code::NewerFormat,
                         "format",
                         format!("format {v} is newer than this reader knows (format {FORMAT})"),
                     );
@@ -580,7 +584,7 @@ impl Loader {
                 Some(v) if v < 0 => {
                     self.ctx.err(
                         &fsp,
-                        "bad-value",
+                        Code::BadValue,
                         "format",
                         format!("format {v} is no format; this reader knows format {FORMAT}"),
                     );
@@ -631,7 +635,7 @@ impl Loader {
             if i == 32 {
                 self.ctx.err(
                     &kat,
-                    "bad-value",
+                    Code::BadValue,
                     &format!("layers.{name}"),
                     "a 33rd layer: a project has at most 32".into(),
                 );
@@ -642,7 +646,7 @@ impl Loader {
             {
                 self.ctx.err(
                     &kat,
-                    "bad-name",
+                    Code::BadName,
                     &format!("layers.{name}"),
                     format!("layer name \"{name}\" is empty or has a space at an end"),
                 );
@@ -658,7 +662,7 @@ impl Loader {
                 if seen.contains(&other) {
                     self.ctx.err(
                         &at,
-                        "bad-value",
+                        Code::BadValue,
                         &key,
                         format!("\"{other}\" is listed twice"),
                     );
@@ -666,7 +670,7 @@ impl Loader {
                 seen.push(other);
                 if let Some(back) = lists.get(other) {
                     if !back.iter().any(|b| b == name) {
-                        self.ctx.err(&at, "bad-value", &key, format!("{name} lists {other}, but {other} does not list {name}: meeting goes both ways"));
+                        self.ctx.err(&at, Code::BadValue, &key, format!("{name} lists {other}, but {other} does not list {name}: meeting goes both ways"));
                     }
                 }
             }
@@ -741,7 +745,7 @@ impl Loader {
                 related.push(self.ctx.loc(&sp));
                 let (code, msg) = if cycle {
                     (
-                        "include-cycle",
+                        Code::IncludeCycle,
                         format!(
                             "`{}` includes itself: {}",
                             path.display(),
@@ -750,7 +754,7 @@ impl Loader {
                     )
                 } else {
                     (
-                        "include-depth",
+                        Code::IncludeDepth,
                         format!(
                             "includes nest more than {MAX_DEPTH} deep: {}",
                             names.join(" → ")
@@ -1025,12 +1029,12 @@ impl Loader {
                     related.push(self.ctx.loc(&at));
                     let (code, msg) = if cycle {
                         (
-                            "prefab-cycle",
+                            Code::PrefabCycle,
                             format!("`{}` places itself: {}", path.display(), names.join(" → ")),
                         )
                     } else {
                         (
-                            "prefab-depth",
+                            Code::PrefabDepth,
                             format!(
                                 "prefab placements nest more than {MAX_DEPTH} deep: {}",
                                 names.join(" → ")
@@ -1051,7 +1055,7 @@ impl Loader {
                     if !grown {
                         self.ctx.err(
                             &at,
-                            "bad-value",
+                            Code::BadValue,
                             &format!("{dkey}.prefab"),
                             format!("placements expand to more than {MAX_PLACED} objects"),
                         );
@@ -1199,7 +1203,7 @@ impl Loader {
                                 self.ctx.report(
                                     Severity::Error,
                                     &r.at,
-                                    "ambiguous-reference",
+                                    Code::AmbiguousReference,
                                     &r.key,
                                     msg,
                                     related,
@@ -1243,7 +1247,7 @@ impl Loader {
                                 r.kind.word(),
                                 r.value
                             );
-                            self.ctx.err(&r.at, "bad-reference", &r.key, msg);
+                            self.ctx.err(&r.at, Code::BadReference, &r.key, msg);
                         }
                     }
                 }
@@ -1261,7 +1265,7 @@ impl Loader {
                     self.ctx.report(
                         Severity::Error,
                         &r.at,
-                        "ambiguous-reference",
+                        Code::AmbiguousReference,
                         &r.key,
                         msg,
                         related,
@@ -1284,7 +1288,7 @@ impl Loader {
             if !ok {
                 self.ctx.err(
                     &r.at,
-                    "bad-reference",
+                    Code::BadReference,
                     &r.key,
                     format!(
                         "\"{}\" is the id of no prefab placement of this scene",
@@ -1467,7 +1471,7 @@ impl Loader {
             };
             self.ctx.err(
                 &r.at,
-                "bad-reference",
+                Code::BadReference,
                 &r.key,
                 format!(
                     "object \"{}\" is {why}; a proxy stands in for a static object with a mesh",
@@ -1498,7 +1502,7 @@ impl Loader {
                 _ => {
                     self.ctx.err(
                         &kat,
-                        "bad-override",
+                        Code::BadOverride,
                         &key,
                         format!(
                             "write the override as one quoted key: \"{name}.<key path>\" = value"
@@ -1513,7 +1517,7 @@ impl Loader {
             let Some((entry, path)) = split else {
                 self.ctx.err(
                     &kat,
-                    "bad-override",
+                    Code::BadOverride,
                     &key,
                     format!("an override's key is \"<entry>.<key path>\"; \"{name}\" is not"),
                 );
@@ -1573,7 +1577,7 @@ impl Loader {
                     "no entry of `{}` has the id or name \"{first}\"",
                     unit.rel.display()
                 );
-                self.ctx.err(&o.kat, "bad-override", &o.key, msg);
+                self.ctx.err(&o.kat, Code::BadOverride, &o.key, msg);
                 return;
             }
             Found::Many(all) => {
@@ -1589,7 +1593,7 @@ impl Loader {
                 self.ctx.report(
                     Severity::Error,
                     &o.kat,
-                    "bad-override",
+                    Code::BadOverride,
                     &o.key,
                     msg,
                     related,
@@ -1602,7 +1606,7 @@ impl Loader {
         if o.entry.len() > 1 {
             if !placement {
                 let msg = format!("\"{first}\" is no prefab placement: only a placement's inner entries are written \"<placement>/<inner>\"");
-                self.ctx.err(&o.kat, "bad-override", &o.key, msg);
+                self.ctx.err(&o.kat, Code::BadOverride, &o.key, msg);
                 return;
             }
             o.entry.remove(0);
@@ -1612,7 +1616,7 @@ impl Loader {
         let head = o.path[0].as_str();
         if matches!(head, "id" | "name" | "prefab" | "set") {
             let msg = format!("`{head}` can't be overridden: an override replaces values, and `{head}` is what the entry is");
-            self.ctx.err(&o.kat, "bad-override", &o.key, msg);
+            self.ctx.err(&o.kat, Code::BadOverride, &o.key, msg);
             return;
         }
         if placement && !schema::PLACEMENT_KEYS.contains(&head) {
@@ -1620,14 +1624,14 @@ impl Loader {
                 "\"{first}\" is a placement, which takes only {}",
                 schema::PLACEMENT_KEYS.join(", ")
             );
-            self.ctx.err(&o.kat, "bad-override", &o.key, msg);
+            self.ctx.err(&o.kat, Code::BadOverride, &o.key, msg);
             return;
         }
         let (ty, range) = match override_ty(kind_schema(entries[e].kind), &o.path) {
             Ok(x) => x,
             Err(msg) => {
                 let msg = format!("{} \"{first}\": {msg}", entries[e].kind.word());
-                self.ctx.err(&o.kat, "bad-override", &o.key, msg);
+                self.ctx.err(&o.kat, Code::BadOverride, &o.key, msg);
                 return;
             }
         };
@@ -1643,18 +1647,21 @@ impl Loader {
             self.ctx.entries.len(),
         );
         let value = o.value.clone();
+        // The key's schema path, as the walk names the same key written in the file: an
+        // override is then noted exactly as that key would be.
+        let spath = override_spath(entries[e].kind, &o.path);
         self.ctx.value(
             o.at.file,
             Node::of_value(&value),
             ty,
             range,
             &o.key,
-            "",
+            &spath,
             &o.at,
         );
         let found = self.ctx.diags.split_off(d0);
         let refs = self.ctx.refs.split_off(r0);
-        self.ctx.present.truncate(p0);
+        let mut present = self.ctx.present.split_off(p0);
         self.ctx.placement_refs.truncate(pr0);
         self.ctx.ok_paths.truncate(k0);
         self.ctx.entries.truncate(e0);
@@ -1662,7 +1669,7 @@ impl Loader {
         for mut d in found {
             if d.is_error() {
                 ok = false;
-                d.code = "bad-override";
+                d.code = Code::BadOverride.as_str();
                 self.ctx.diags.push(d);
             }
         }
@@ -1675,7 +1682,7 @@ impl Loader {
                     unit.rel.display(),
                     r.value
                 );
-                self.ctx.err(&r.at, "bad-override", &o.key, msg);
+                self.ctx.err(&r.at, Code::BadOverride, &o.key, msg);
             }
         }
         if !ok {
@@ -1690,9 +1697,21 @@ impl Loader {
             }
         };
         if let Err(msg) = set_path(&mut arena[a], &o.path, value) {
-            self.ctx.err(&o.kat, "bad-override", &o.key, msg);
+            self.ctx.err(&o.kat, Code::BadOverride, &o.key, msg);
             return;
         }
+        let default =
+            schema::use_of(&spath).is_some_and(|(k, _)| is_default(&Node::of_value(&o.value), k));
+        present.insert(
+            0,
+            Presence {
+                path: spath,
+                key: o.key.clone(),
+                at: self.ctx.loc(&o.kat),
+                default,
+            },
+        );
+        self.ctx.present.extend(present);
         inst.set_at
             .insert((e, head.to_string()), (o.kat.clone(), o.key.clone()));
         if entries[e].kind == Kind::Material {
@@ -1723,7 +1742,7 @@ impl Loader {
                     self.ctx.report(
                         Severity::Error,
                         &e.id_at,
-                        "duplicate-id",
+                        Code::DuplicateId,
                         &format!("{}.id", e.key),
                         msg,
                         vec![loc],
@@ -1774,7 +1793,7 @@ impl Loader {
                     self.ctx.report(
                         Severity::Error,
                         &e.name_at,
-                        "duplicate-name",
+                        Code::DuplicateName,
                         &key,
                         msg,
                         vec![loc],
@@ -1810,7 +1829,7 @@ impl Loader {
                     self.ctx.report(
                         Severity::Error,
                         &e.name_at,
-                        "duplicate-name",
+                        Code::DuplicateName,
                         &e.key,
                         msg,
                         vec![loc],
@@ -1856,8 +1875,14 @@ impl Loader {
                             "{what} is held by two files of the scene: {} holds it first",
                             loc.file.display()
                         );
-                        self.ctx
-                            .report(Severity::Error, &at, "held-twice", name, msg, vec![loc]);
+                        self.ctx.report(
+                            Severity::Error,
+                            &at,
+                            Code::HeldTwice,
+                            name,
+                            msg,
+                            vec![loc],
+                        );
                     }
                 }
             }
@@ -1897,7 +1922,7 @@ impl Loader {
                         self.ctx.report(
                             Severity::Error,
                             &at,
-                            "parent-cycle",
+                            Code::ParentCycle,
                             &format!("{}.parent", objs[first].dkey),
                             msg,
                             related,
@@ -1946,13 +1971,13 @@ impl Loader {
                     let loc = self.ctx.loc(first);
                     let msg = format!("object \"{}\" is already moved by {other}; an object is moved by one mover at most", objs[o].key);
                     self.ctx
-                        .report(Severity::Error, &at, "bad-value", &key, msg, vec![loc]);
+                        .report(Severity::Error, &at, Code::BadValue, &key, msg, vec![loc]);
                     continue;
                 }
                 let oclip = objs[o].t.get("clip").map(|c| c.elems().len()).unwrap_or(0);
                 if mclip > 0 && mclip + oclip > 2 {
                     let msg = format!("object \"{}\" has {oclip} clip planes and this mover {mclip}: at most two together", objs[o].key);
-                    self.ctx.err(&at, "bad-value", &key, msg);
+                    self.ctx.err(&at, Code::BadValue, &key, msg);
                 }
                 objs[o].mover = Some((mkey.clone(), (at, key), set.clone()));
             }
@@ -1992,7 +2017,7 @@ impl Loader {
                         Some((kat, okey)) => self.ctx.report(
                             Severity::Error,
                             &kat,
-                            "bad-override",
+                            Code::BadOverride,
                             &okey,
                             format!("{msg} (an override puts it there)"),
                             vec![body_loc],
@@ -2000,12 +2025,12 @@ impl Loader {
                         None if mat.file != o.f => self.ctx.report(
                             Severity::Error,
                             mat,
-                            "bad-value",
+                            Code::BadValue,
                             mkey,
                             format!("{msg}, which is written in another file"),
                             vec![body_loc],
                         ),
-                        None => self.ctx.err(&at, "bad-value", &key, msg),
+                        None => self.ctx.err(&at, Code::BadValue, &key, msg),
                     }
                     continue;
                 }
@@ -2047,7 +2072,7 @@ impl Loader {
                             Some((kat, okey)) => self.ctx.report(
                                 Severity::Error,
                                 &kat,
-                                "bad-override",
+                                Code::BadOverride,
                                 &okey,
                                 format!("{msg} (an override puts it there)"),
                                 vec![body_loc, loc],
@@ -2055,7 +2080,7 @@ impl Loader {
                             None if wat.file != o.f => self.ctx.report(
                                 Severity::Error,
                                 &wat,
-                                "bad-value",
+                                Code::BadValue,
                                 &wkey,
                                 format!("{msg}; this puts \"{}\" there", o.key),
                                 vec![body_loc, loc],
@@ -2063,7 +2088,7 @@ impl Loader {
                             None => self.ctx.report(
                                 Severity::Error,
                                 &at,
-                                "bad-value",
+                                Code::BadValue,
                                 &key,
                                 msg,
                                 vec![loc],
@@ -2096,7 +2121,7 @@ impl Loader {
                         self.ctx.report(
                             Severity::Error,
                             &at,
-                            "bad-value",
+                            Code::BadValue,
                             &format!("{skey}.loop"),
                             "a second looping sound: a scene has one at most".into(),
                             vec![loc],
@@ -2113,7 +2138,7 @@ impl Loader {
                         objs[o].key
                     );
                     self.ctx
-                        .err(&at, "bad-reference", &format!("{skey}.object"), msg);
+                        .err(&at, Code::BadReference, &format!("{skey}.object"), msg);
                 }
             }
         }
@@ -2180,15 +2205,19 @@ impl Loader {
                         s: &schema::MESH,
                     };
                     let mut nodes = Vec::new();
-                    if let Some(ns) = t.get("nodes").and_then(|n| n.tbl()) {
+                    if let Some(ns) = v.node("nodes").and_then(|n| n.tbl()) {
                         for (nname, _, nn) in ns.entries() {
                             let Some(nt) = nn.tbl() else { continue };
+                            let nv = View {
+                                t: nt,
+                                s: &schema::NODE,
+                            };
                             nodes.push(NodeOverride {
                                 node: nname.to_string(),
-                                material: nt.str("material").map(|x| mat(i, x)),
-                                hidden: nt.bool("hidden").unwrap_or(false),
-                                shadow: nt.str("shadow").map(shadow),
-                                two_sided: nt.bool("two_sided"),
+                                material: nv.string("material").map(|x| mat(i, &x)),
+                                hidden: nv.bool("hidden"),
+                                shadow: nv.string("shadow").map(|x| shadow(&x)),
+                                two_sided: nv.opt_bool("two_sided"),
                                 at: loc(f, nt),
                             });
                         }
@@ -2210,7 +2239,7 @@ impl Loader {
                 t: o.t,
                 s: &schema::OBJECT,
             };
-            let scale = match o.t.get("scale") {
+            let scale = match v.node("scale") {
                 Some(n) => match (n.num(), n.nums()) {
                     (Some(s), _) => [finite(s); 3],
                     (_, Some(s)) if s.len() == 3 => [finite(s[0]), finite(s[1]), finite(s[2])],
@@ -2235,9 +2264,8 @@ impl Loader {
                 });
                 continue;
             }
-            let materials = o
-                .t
-                .get("materials")
+            let materials = v
+                .node("materials")
                 .and_then(|x| x.tbl())
                 .map(|x| {
                     x.entries()
@@ -2246,17 +2274,17 @@ impl Loader {
                         .collect()
                 })
                 .unwrap_or_default();
-            let clip =
-                o.t.get("clip")
-                    .map(|c| {
-                        c.elems()
-                            .iter()
-                            .filter_map(|p| p.nums())
-                            .filter(|p| p.len() == 4)
-                            .map(|p| [finite(p[0]), finite(p[1]), finite(p[2]), finite(p[3])])
-                            .collect()
-                    })
-                    .unwrap_or_default();
+            let clip = v
+                .node("clip")
+                .map(|c| {
+                    c.elems()
+                        .iter()
+                        .filter_map(|p| p.nums())
+                        .filter(|p| p.len() == 4)
+                        .map(|p| [finite(p[0]), finite(p[1]), finite(p[2]), finite(p[3])])
+                        .collect()
+                })
+                .unwrap_or_default();
             let prefix = &insts[o.inst].key_prefix;
             scene.objects.push(Object {
                 key: o.key.clone(),
@@ -2270,7 +2298,7 @@ impl Loader {
                 at: v.v3("at"),
                 rotate: v.v3("rotate"),
                 scale,
-                material: o.t.str("material").map(|x| mat(o.inst, x)),
+                material: v.string("material").map(|x| mat(o.inst, &x)),
                 materials,
                 shadow: shadow(v.str("shadow").unwrap_or("cast")),
                 two_sided: v.bool("two_sided"),
@@ -2343,6 +2371,54 @@ impl Loader {
                         shadow: v.bool("shadow"),
                     });
                 }
+                for (dkey, name, t0) in entry_tables(m.docs, f, Kind::Mover) {
+                    let t = m.eff(i, f, &dkey).unwrap_or(t0);
+                    let v = View {
+                        t,
+                        s: &schema::MOVER,
+                    };
+                    let objects = v
+                        .node("objects")
+                        .map(|n| n.elems())
+                        .unwrap_or_default()
+                        .iter()
+                        .filter_map(|o| o.str())
+                        .map(|o| {
+                            format!("{}{}", inst.key_prefix, refkey(inst.unit, Kind::Object, o))
+                        })
+                        .collect();
+                    let clip = v
+                        .node("clip")
+                        .map(|c| {
+                            c.elems()
+                                .iter()
+                                .filter_map(|p| p.nums())
+                                .filter(|p| p.len() == 4)
+                                .map(|p| [finite(p[0]), finite(p[1]), finite(p[2]), finite(p[3])])
+                                .collect()
+                        })
+                        .unwrap_or_default();
+                    scene.movers.push(Mover {
+                        key: format!("{}{name}", inst.key_prefix),
+                        objects,
+                        kind: if v.str("kind") == Some("slide") {
+                            MoverKind::Slide
+                        } else {
+                            MoverKind::Turn
+                        },
+                        pivot: v.v3("pivot"),
+                        axis: v.v3("axis"),
+                        travel: v.v2("travel"),
+                        period: v.f32("period"),
+                        motion: match v.str("motion") {
+                            Some("loop") => Motion::Loop,
+                            Some("once") => Motion::Once,
+                            _ => Motion::Swing,
+                        },
+                        offset: v.f32("offset"),
+                        clip,
+                    });
+                }
                 for (dkey, name, t0) in entry_tables(m.docs, f, Kind::Emitter) {
                     let t = m.eff(i, f, &dkey).unwrap_or(t0);
                     let v = View {
@@ -2383,8 +2459,8 @@ impl Loader {
             };
             let focal = v.opt("focal");
             let sensor = v.f32("sensor");
-            let fov = match (t.num("fov"), focal) {
-                (Some(f), _) => finite(f),
+            let fov = match (v.opt("fov"), focal) {
+                (Some(f), _) => f,
                 // Vertical fov of a sensor `sensor` mm high behind a lens of `f` mm.
                 (None, Some(f)) => (2.0 * (sensor / (2.0 * f)).atan()).to_degrees(),
                 (None, None) => v.f32("fov"),
@@ -2426,7 +2502,7 @@ impl Loader {
                 heading: v.f32("heading"),
                 reference_hour,
                 toward: if authored {
-                    t.nums("toward")
+                    v.nums("toward")
                         .filter(|a| a.len() == 3)
                         .map(|a| [finite(a[0]), finite(a[1]), finite(a[2])])
                 } else {
@@ -2485,7 +2561,7 @@ impl Loader {
             };
             scene.plates = Some(Plates {
                 dir: v.path("dir"),
-                proxies: t.str("proxies").and_then(|p| normalize(p).ok()),
+                proxies: v.string("proxies").and_then(|p| normalize(&p).ok()),
                 casters: match v.str("casters") {
                     Some("proxies") => Casters::Proxies,
                     Some("none") => Casters::None,
@@ -2689,6 +2765,11 @@ fn material(t: Tbl, key: String, library: PathBuf, at: Location) -> Material {
         thin_film_amount: v.f32("thin_film_amount"),
         emission: v.v3("emission"),
         fresnel_power: v.f32("fresnel_power"),
+        noise: v
+            .tables("layers", &schema::NOISE_LAYER)
+            .iter()
+            .filter_map(|l| l.string("kind"))
+            .collect(),
         at,
     }
 }
@@ -2782,6 +2863,29 @@ fn prefab_target(unit: &Unit, tbl_of: &HashMap<usize, Tbl>, t: Tbl) -> Option<Pa
         v = tbl_of.get(&e)?.str("prefab")?;
     }
     None
+}
+
+/// The schema path an override's key path names in an entry of `kind` (entry names and list
+/// places left out: `"lamp.layers.1.frequency"` on a material is `materials.layers.frequency`).
+fn override_spath(kind: Kind, path: &[String]) -> String {
+    let (top, _, mut sch) = kind_table(kind);
+    let mut out = vec![top.to_string()];
+    let mut i = 0;
+    while let Some(k) = path.get(i).and_then(|seg| sch.key(seg)) {
+        out.push(k.name.to_string());
+        match &k.ty {
+            Ty::Table(t) => {
+                sch = t;
+                i += 1;
+            }
+            Ty::Tables(t) | Ty::List(t) => {
+                sch = t;
+                i += 2;
+            }
+            _ => break,
+        }
+    }
+    out.join(".")
 }
 
 /// The type an override's key path reaches in an entry's schema, or why it reaches none.
@@ -2933,15 +3037,46 @@ fn set_path(
 }
 
 /// Reads a table's keys with the schema's defaults filled in. Used on checked tables only;
-/// a value of the wrong type (already refused) reads as the default.
+/// a value of the wrong type (already refused) reads as the default. Every read names a key
+/// of the view's schema: a name the schema does not hold fails a debug assertion (so a test),
+/// rather than reading a default unseen.
 struct View<'a> {
     t: Tbl<'a>,
     s: &'static TableSchema,
 }
 
-impl View<'_> {
+impl<'a> View<'a> {
     fn default(&self, name: &str) -> Dflt {
-        self.s.key(name).map(|k| k.default).unwrap_or(Dflt::None)
+        schema::key_of(self.s, name).default
+    }
+
+    /// The key's raw value, its name checked against the schema.
+    fn node(&self, name: &str) -> Option<Node<'a>> {
+        let _ = schema::key_of(self.s, name);
+        self.t.get(name)
+    }
+
+    /// The sub-table (or each table of an array of tables) at `name`, read through `s`.
+    fn tables(&self, name: &str, s: &'static TableSchema) -> Vec<View<'a>> {
+        self.node(name)
+            .map(|n| match n.tbl() {
+                Some(t) => vec![t],
+                None => n.tables(),
+            })
+            .unwrap_or_default()
+            .into_iter()
+            .map(|t| View { t, s })
+            .collect()
+    }
+
+    fn opt_bool(&self, name: &str) -> Option<bool> {
+        let _ = schema::key_of(self.s, name);
+        self.t.bool(name)
+    }
+
+    fn nums(&self, name: &str) -> Option<Vec<f64>> {
+        let _ = schema::key_of(self.s, name);
+        self.t.nums(name)
     }
 
     fn f32(&self, name: &str) -> f32 {
@@ -2953,6 +3088,7 @@ impl View<'_> {
     }
 
     fn opt(&self, name: &str) -> Option<f32> {
+        let _ = schema::key_of(self.s, name);
         self.t.num(name).map(finite)
     }
 
@@ -2970,6 +3106,7 @@ impl View<'_> {
     }
 
     fn string(&self, name: &str) -> Option<String> {
+        let _ = schema::key_of(self.s, name);
         self.t.str(name).map(str::to_string)
     }
 
@@ -2994,6 +3131,7 @@ impl View<'_> {
     }
 
     fn path(&self, name: &str) -> PathBuf {
+        let _ = schema::key_of(self.s, name);
         self.t
             .str(name)
             .and_then(|p| normalize(p).ok())
@@ -3070,7 +3208,7 @@ fn sky_layer(t: Tbl, s: &'static TableSchema) -> SkyLayer {
             1.0
         },
         kind,
-        path: t.str("path").and_then(|p| normalize(p).ok()),
+        path: v.string("path").and_then(|p| normalize(&p).ok()),
         rotation_deg: v.f32("rotation_deg"),
         intensity: v.f32("intensity"),
         turbidity: v.f32("turbidity"),
@@ -3089,13 +3227,13 @@ fn rig(t: Tbl, key: String, id: Option<String>, target: Option<String>, at_loc: 
         Some("third-person") => RigKind::ThirdPerson,
         _ => RigKind::Follow,
     };
-    let offset = match t.nums("offset") {
+    let offset = match v.nums("offset") {
         Some(o) if o.len() == 3 => Some([finite(o[0]), finite(o[1]), finite(o[2])]),
         // A follow rig's default needs the target's world position: the loader's to fill.
         _ if kind == RigKind::Follow => None,
         _ => Some([0.0; 3]),
     };
-    let bounds = t.get("bounds").and_then(|b| b.tbl()).map(|b| {
+    let bounds = v.node("bounds").and_then(|b| b.tbl()).map(|b| {
         let corner = |k: &str| match b.nums(k) {
             Some(c) if c.len() == 3 => [finite(c[0]), finite(c[1]), finite(c[2])],
             _ => [0.0; 3],

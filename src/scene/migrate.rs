@@ -14,7 +14,7 @@ use sha2::{Digest, Sha256};
 use toml_edit::{ImDocument, Item, Table, TableLike, Value};
 
 use super::check::{is_id, normalize, Ctx, Sp, Src};
-use super::diagnostic::{Diagnostic, Severity};
+use super::diagnostic::{Code, Diagnostic, Severity};
 use super::schema::{FileKind, TableSchema, Ty};
 
 /// The id alphabet: lowercase Crockford base32 (no i, l, o, u), digit value = index.
@@ -180,7 +180,7 @@ pub fn migrate_with(
     taken: &HashSet<String>,
 ) -> Result<Migrated, Vec<Diagnostic>> {
     let src = Src::new(rel.to_path_buf(), text.as_bytes().to_vec());
-    let diag = |span: Range<usize>, code: &'static str, key: &str, message: String| {
+    let diag = |span: Range<usize>, code: Code, key: &str, message: String| {
         let (line, column) = src.pos(span.start);
         let (end_line, end_column) = src.pos(span.end.max(span.start));
         Diagnostic {
@@ -190,7 +190,7 @@ pub fn migrate_with(
             end_line,
             end_column,
             severity: Severity::Error,
-            code,
+            code: code.as_str(),
             key: key.to_string(),
             message,
             related: Vec::new(),
@@ -214,7 +214,7 @@ pub fn migrate_with(
             let msg = e.message().trim().replace('\n', "; ");
             return Err(vec![diag(
                 e.span().unwrap_or(0..0),
-                "syntax",
+                Code::Syntax,
                 "",
                 format!("not valid TOML: {msg}"),
             )]);
@@ -239,7 +239,7 @@ pub fn migrate_with(
             Some(Value::Integer(i)) if *i.value() > 1 => {
                 return Err(vec![diag(
                     item.span().unwrap_or(0..0),
-                    "newer-format",
+                    Code::NewerFormat,
                     "format",
                     format!(
                         "format {} is newer than this reader knows (format 1)",
@@ -250,7 +250,7 @@ pub fn migrate_with(
             _ => {
                 return Err(vec![diag(
                     item.span().unwrap_or(0..0),
-                    "bad-type",
+                    Code::BadType,
                     "format",
                     "expected the integer 1".into(),
                 )])
@@ -279,9 +279,9 @@ pub fn migrate_with(
                     m.replace(p.span.clone(), quote(&new, &p.raw), p.span.start);
                 }
             }
-            Err(("outside-root", _)) if has_project => errors.push(diag(
+            Err((Code::OutsideRoot, _)) if has_project => errors.push(diag(
                 p.span.clone(),
-                "outside-root",
+                Code::OutsideRoot,
                 &p.key,
                 format!(
                     "`{}` (relative to `{}`) leaves the project root",
@@ -289,7 +289,7 @@ pub fn migrate_with(
                     slash(rel)
                 ),
             )),
-            Err(("outside-root", _)) => leaving.push(p),
+            Err((Code::OutsideRoot, _)) => leaving.push(p),
             Err(_) => {}
         }
     }
@@ -298,7 +298,7 @@ pub fn migrate_with(
         for p in leaving {
             errors.push(diag(
                 p.span.clone(),
-                "migration",
+                Code::Migration,
                 &p.key,
                 format!(
                     "`{}` leaves this scene's folder, and no project.toml marks a root above it, \
@@ -394,7 +394,7 @@ pub fn migrate_with(
                             moved_all = false;
                             errors.push(diag(
                                 it.span().or_else(|| bt.span()).unwrap_or(0..0),
-                                "migration",
+                                Code::Migration,
                                 &dkey,
                                 format!(
                                     "the body of `{name}` is not written as a [body.{name}] \
@@ -412,7 +412,7 @@ pub fn migrate_with(
                         moved_all = false;
                         errors.push(diag(
                             head,
-                            "migration",
+                            Code::Migration,
                             &dkey,
                             format!(
                                 "[body.{name}] names no object of this file: a body whose object \
@@ -436,7 +436,7 @@ pub fn migrate_with(
             }
             None => errors.push(diag(
                 body.span().unwrap_or(0..0),
-                "migration",
+                Code::Migration,
                 "body",
                 "format 0 `body` is a table of [body.<object>] tables; move each body into its \
                  object as [object.body] by hand"
@@ -478,7 +478,7 @@ pub(crate) fn read_format0(
                     file: f,
                     span: 0..0,
                 },
-                "old-format",
+                Code::OldFormat,
                 "format",
                 format!(
                     "`{}` is format 0: read through the migration to format 1 in memory; \
@@ -498,7 +498,7 @@ pub(crate) fn read_format0(
                             file: f,
                             span: at..at,
                         },
-                        "migration",
+                        Code::Migration,
                         "",
                         "the migrated text is not valid TOML; migrate this file by hand".into(),
                     );

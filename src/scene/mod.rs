@@ -9,6 +9,6 @@ pub mod model;
 pub mod project;
 pub mod schema;
 
-pub use diagnostic::{Diagnostic, Location, Severity};
+pub use diagnostic::{Code, Diagnostic, Location, Severity};
 pub use load::{load, root_of};
 pub use model::*;

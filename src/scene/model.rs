@@ -2,12 +2,14 @@
 //! every path relative to the project root. A test can build one by hand.
 //!
 //! Quantities carry their units in their doc comments. Defaults are the spec's, filled in
-//! by the reader, so nothing below the scene stage needs to know them.
+//! by the reader, so nothing below the scene stage needs to know them; the `Default`s here
+//! read them from the schema, which holds each default once.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use super::diagnostic::{Diagnostic, Location};
+use super::schema::{self, default_bool, default_f32, default_vec};
 
 /// A resolved format 1 scene.
 #[derive(Clone, Debug, Default)]
@@ -54,6 +56,9 @@ pub struct Scene {
     /// `[[rig]]` entries: the scene's and its includes', then each placement's (keyed
     /// `"<placement key>/<name>"`). A bake does not draw them; a game picks one.
     pub rigs: Vec<Rig>,
+    /// `[[mover]]` entries: the scene's and its includes', then each placement's (keyed
+    /// `"<placement key>/<name>"`), each `objects` rewritten to the keys of what it moves.
+    pub movers: Vec<Mover>,
     /// The `[[proxy]]` entries of `[plates] proxies`, in the order written.
     pub proxies: Vec<Proxy>,
     /// project.toml's `[layers]`: each layer's name and the layers it meets. Empty without
@@ -79,6 +84,9 @@ pub struct Presence {
     pub key: String,
     /// Where it is written.
     pub at: Location,
+    /// Whether the value written is the key's default (a table, or a key whose default is
+    /// described in words, never is): it then changes nothing.
+    pub default: bool,
 }
 
 /// `[mesh.<name>]`.
@@ -258,6 +266,68 @@ pub struct Rig {
     pub collide: bool,
     /// Where the entry starts.
     pub at_loc: Location,
+}
+
+/// `[[mover]] kind`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum MoverKind {
+    /// Degrees about `axis` through `pivot`.
+    #[default]
+    Turn,
+    /// Scene units along `axis`.
+    Slide,
+}
+
+/// `[[mover]] motion`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Motion {
+    /// From, to and back, eased by (1 − cos 2πu) / 2.
+    #[default]
+    Swing,
+    /// From to to, then again.
+    Loop,
+    /// From to to, then stays.
+    Once,
+}
+
+/// `[[mover]]`: a preview motion, defaults filled in.
+#[derive(Clone, Debug, Default)]
+pub struct Mover {
+    /// Its key: its name (a placed mover's is `"<placement key>/<name>"`).
+    pub key: String,
+    /// The keys of the objects and placements it moves, with their children.
+    pub objects: Vec<String>,
+    /// Turn or slide.
+    pub kind: MoverKind,
+    /// A turn's pivot, scene units, in the scene's rest frame.
+    pub pivot: [f32; 3],
+    /// The axis it turns about or slides along (not zero; not normalised).
+    pub axis: [f32; 3],
+    /// From and to: degrees for a turn, scene units for a slide.
+    pub travel: [f32; 2],
+    /// Seconds, above 0.
+    pub period: f32,
+    /// How it runs through its travel.
+    pub motion: Motion,
+    /// Seconds added to the time.
+    pub offset: f32,
+    /// World planes `[nx, ny, nz, d]` that cut what it moves (a point is cut where n·p > d).
+    pub clip: Vec<[f32; 4]>,
+}
+
+impl Mover {
+    /// Where it stands at time `t` (seconds): degrees or scene units, from + (to − from) · f(u)
+    /// with u = (t + offset) / period.
+    pub fn value_at(&self, t: f32) -> f32 {
+        let u = (t + self.offset) / self.period;
+        let f = match self.motion {
+            Motion::Swing => (1.0 - (2.0 * std::f32::consts::PI * u).cos()) / 2.0,
+            Motion::Loop => u - u.floor(),
+            Motion::Once => u.clamp(0.0, 1.0),
+        };
+        let f = if f.is_finite() { f } else { 0.0 };
+        self.travel[0] + (self.travel[1] - self.travel[0]) * f
+    }
 }
 
 /// A proxy's shape.
@@ -442,41 +512,91 @@ pub struct Material {
     /// Radiance leaving the front face, W·m⁻²·sr⁻¹, linear RGB.
     pub emission: [f32; 3],
     pub fresnel_power: f32,
+    /// The kinds of its `[[materials.<name>.layers]]`, in the order written (not drawn yet:
+    /// kept so that a bake's note names them).
+    pub noise: Vec<String>,
     /// Where the table starts.
     pub at: Location,
 }
 
 impl Default for Material {
+    /// The schema's defaults.
     fn default() -> Self {
+        let m = &schema::MATERIAL;
+        let fam = schema::default_str(m, "family").unwrap_or("plain");
         Material {
             key: String::new(),
             id: None,
             library: PathBuf::new(),
-            family: Family::Plain,
-            base: [0.5; 3],
-            roughness: 0.5,
-            metalness: 0.0,
-            specular: 0.04,
-            clearcoat: 0.0,
-            clearcoat_roughness: 0.05,
-            sheen: 0.0,
-            transmission: 0.0,
-            ior: 1.5,
-            dispersion: 0.0,
-            thickness: 0.0,
-            subsurface: 0.0,
-            subsurface_tint: [1.0; 3],
-            absorption: 0.0,
-            thin_film: 0.0,
-            thin_film_ior: 1.5,
-            thin_film_amount: 0.0,
-            emission: [0.0; 3],
-            fresnel_power: 5.0,
+            family: Family::ALL
+                .iter()
+                .copied()
+                .find(|f| f.name() == fam)
+                .unwrap_or_default(),
+            base: default_vec(m, "base"),
+            roughness: default_f32(m, "roughness"),
+            metalness: default_f32(m, "metalness"),
+            specular: default_f32(m, "specular"),
+            clearcoat: default_f32(m, "clearcoat"),
+            clearcoat_roughness: default_f32(m, "clearcoat_roughness"),
+            sheen: default_f32(m, "sheen"),
+            transmission: default_f32(m, "transmission"),
+            ior: default_f32(m, "ior"),
+            dispersion: default_f32(m, "dispersion"),
+            thickness: default_f32(m, "thickness"),
+            subsurface: default_f32(m, "subsurface"),
+            subsurface_tint: default_vec(m, "subsurface_tint"),
+            absorption: default_f32(m, "absorption"),
+            thin_film: default_f32(m, "thin_film"),
+            thin_film_ior: default_f32(m, "thin_film_ior"),
+            thin_film_amount: default_f32(m, "thin_film_amount"),
+            emission: default_vec(m, "emission"),
+            fresnel_power: default_f32(m, "fresnel_power"),
+            noise: Vec::new(),
             at: Location {
                 file: PathBuf::new(),
                 line: 0,
                 column: 0,
             },
+        }
+    }
+}
+
+impl Material {
+    /// The number this material resolves for the schema's number key `name` of
+    /// [`schema::MATERIAL`]; `None` for a key that is no number (and a debug assertion for
+    /// one the schema does not hold).
+    pub fn number(&self, name: &str) -> Option<f32> {
+        let _ = schema::key_of(&schema::MATERIAL, name);
+        Some(match name {
+            "roughness" => self.roughness,
+            "metalness" => self.metalness,
+            "specular" => self.specular,
+            "clearcoat" => self.clearcoat,
+            "clearcoat_roughness" => self.clearcoat_roughness,
+            "sheen" => self.sheen,
+            "transmission" => self.transmission,
+            "ior" => self.ior,
+            "dispersion" => self.dispersion,
+            "thickness" => self.thickness,
+            "subsurface" => self.subsurface,
+            "absorption" => self.absorption,
+            "thin_film" => self.thin_film,
+            "thin_film_ior" => self.thin_film_ior,
+            "thin_film_amount" => self.thin_film_amount,
+            "fresnel_power" => self.fresnel_power,
+            _ => return None,
+        })
+    }
+
+    /// The colour this material resolves for the schema's `[r, g, b]` key `name`, linear RGB.
+    pub fn colour(&self, name: &str) -> Option<[f32; 3]> {
+        let _ = schema::key_of(&schema::MATERIAL, name);
+        match name {
+            "base" => Some(self.base),
+            "subsurface_tint" => Some(self.subsurface_tint),
+            "emission" => Some(self.emission),
+            _ => None,
         }
     }
 }
@@ -559,19 +679,21 @@ pub struct Camera {
 }
 
 impl Default for Camera {
+    /// The schema's defaults: a perspective camera at [0, 0, 5] looking at the origin.
     fn default() -> Self {
+        let c = &schema::CAMERA;
         Camera {
             projection: Projection::Perspective,
-            at: [0.0, 0.0, 5.0],
-            look_at: [0.0; 3],
-            up: [0.0, 1.0, 0.0],
-            fov: 40.0,
+            at: default_vec(c, "at"),
+            look_at: default_vec(c, "look_at"),
+            up: default_vec(c, "up"),
+            fov: default_f32(c, "fov"),
             focal: None,
-            sensor: 24.0,
+            sensor: default_f32(c, "sensor"),
             height: None,
-            near: 0.05,
-            far: 100.0,
-            shift: [0.0; 2],
+            near: default_f32(c, "near"),
+            far: default_f32(c, "far"),
+            shift: default_vec(c, "shift"),
             fstop: None,
             focus: None,
         }
@@ -606,6 +728,32 @@ pub struct Sun {
     pub irradiance: Option<f32>,
     /// Angular radius, degrees.
     pub radius: f32,
+}
+
+impl Sun {
+    /// The number this sun resolves for the schema's number key `name` of [`schema::SUN`];
+    /// `None` for a key that is no number (or `irradiance` unset).
+    pub fn number(&self, name: &str) -> Option<f32> {
+        let _ = schema::key_of(&schema::SUN, name);
+        Some(match name {
+            "hour" => self.hour,
+            "day" => self.day,
+            "latitude" => self.latitude,
+            "heading" => self.heading,
+            "reference_hour" => self.reference_hour,
+            "radius" => self.radius,
+            "irradiance" => return self.irradiance,
+            _ => return None,
+        })
+    }
+
+    /// The format's name of its model.
+    pub fn model_name(&self) -> &'static str {
+        match self.model {
+            SunModel::Daylight => "daylight",
+            SunModel::Authored => "authored",
+        }
+    }
 }
 
 /// `[sky] kind`.
@@ -649,16 +797,17 @@ pub struct Sky {
 }
 
 impl Default for Sky {
-    /// The spec's defaults for an hdr sky with no path.
+    /// The schema's defaults for an hdr sky with no path.
     fn default() -> Self {
+        let s = &schema::SKY;
         Sky {
             kind: SkyKind::Hdr,
             path: None,
-            rotation_deg: 0.0,
-            intensity: 1.0,
-            turbidity: 3.0,
-            ground_albedo: [0.2; 3],
-            ambient: 1.0,
+            rotation_deg: default_f32(s, "rotation_deg"),
+            intensity: default_f32(s, "intensity"),
+            turbidity: default_f32(s, "turbidity"),
+            ground_albedo: default_vec(s, "ground_albedo"),
+            ambient: default_f32(s, "ambient"),
             prepare: None,
             room: None,
             layers: Vec::new(),
@@ -696,7 +845,7 @@ impl Default for SkyLayer {
     fn default() -> Self {
         let s = Sky::default();
         SkyLayer {
-            weight: 1.0,
+            weight: default_f32(&schema::SKY_LAYER, "weight"),
             kind: s.kind,
             path: s.path,
             rotation_deg: s.rotation_deg,
@@ -737,13 +886,14 @@ pub struct Room {
 }
 
 impl Default for Room {
-    /// The spec's defaults: 64 texels wide, grey surfaces, no lamps.
+    /// The schema's defaults: 64 texels wide, grey surfaces, no lamps.
     fn default() -> Self {
+        let r = &schema::ROOM;
         Room {
-            width: 64,
-            floor: [0.5; 3],
-            wall: [0.5; 3],
-            ceiling: [0.5; 3],
+            width: default_f32(r, "width") as u32,
+            floor: default_vec(r, "floor"),
+            wall: default_vec(r, "wall"),
+            ceiling: default_vec(r, "ceiling"),
             lights: Vec::new(),
         }
     }
@@ -775,25 +925,28 @@ pub struct RoomLight {
 }
 
 impl Default for RoomLight {
-    /// The spec's defaults.
+    /// The schema's defaults.
     fn default() -> Self {
+        let l = &schema::ROOM_LIGHT;
         RoomLight {
-            name: String::new(),
-            az: 0.0,
-            el: 0.0,
-            power: 1.0,
-            color: [1.0; 3],
-            width: 45.0,
-            height: 45.0,
-            soft: 0.1,
-            slats: 0.0,
-            open: 1.0,
+            name: schema::default_str(l, "name")
+                .unwrap_or_default()
+                .to_string(),
+            az: default_f32(l, "az"),
+            el: default_f32(l, "el"),
+            power: default_f32(l, "power"),
+            color: default_vec(l, "color"),
+            width: default_f32(l, "width"),
+            height: default_f32(l, "height"),
+            soft: default_f32(l, "soft"),
+            slats: default_f32(l, "slats"),
+            open: default_f32(l, "open"),
         }
     }
 }
 
 /// `[trace]`.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Trace {
     /// Shadow rays pass glass, tinted.
     pub transmissive_shadows: bool,
@@ -801,6 +954,18 @@ pub struct Trace {
     pub clamp_indirect: f32,
     /// Least roughness after a diffuse bounce; 0 is off.
     pub filter_glossy: f32,
+}
+
+impl Default for Trace {
+    /// The schema's defaults: everything off.
+    fn default() -> Self {
+        let t = &schema::TRACE;
+        Trace {
+            transmissive_shadows: default_bool(t, "transmissive_shadows"),
+            clamp_indirect: default_f32(t, "clamp_indirect"),
+            filter_glossy: default_f32(t, "filter_glossy"),
+        }
+    }
 }
 
 /// `[plates] casters`.

@@ -13,7 +13,7 @@ use std::path::{Component, Path, PathBuf};
 
 use toml_edit::ImDocument;
 
-use super::diagnostic::{Diagnostic, Location, Severity};
+use super::diagnostic::{Code, Diagnostic, Location, Severity};
 use super::load::{check_across, check_file, load, load_prefab, root_of};
 use super::model::Scene;
 use super::schema::FileKind;
@@ -380,12 +380,12 @@ impl Project {
         let at = |d: &Diagnostic| (d.file.clone(), d.line, d.column);
         let reported: BTreeSet<(PathBuf, u32, u32)> = found
             .iter()
-            .filter(|d| d.code == "duplicate-id")
+            .filter(|d| d.code == Code::DuplicateId)
             .map(at)
             .collect();
         check_across(&self.root, &files, &together, &lone)
             .into_iter()
-            .filter(|d| d.code != "duplicate-id" || !reported.contains(&at(d)))
+            .filter(|d| d.code != Code::DuplicateId || !reported.contains(&at(d)))
             .collect()
     }
 }
@@ -492,7 +492,7 @@ fn unreadable(file: PathBuf, message: String) -> Diagnostic {
         end_line: 1,
         end_column: 1,
         severity: Severity::Error,
-        code: "unreadable",
+        code: Code::Unreadable.as_str(),
         key: String::new(),
         message,
         related: Vec::new(),

@@ -18,12 +18,12 @@ use crate::assets::{self, MeshAsset};
 use crate::camera::Camera;
 use crate::lights::sky::SkyMap;
 use crate::lights::{luminance, skymaps, Distribution1D, Light};
-use crate::scene::{self, Diagnostic, Location, Scene, Severity, Shadow, SkyKind};
+use crate::scene::{self, Code, Diagnostic, Location, Scene, Severity, Shadow, SkyKind};
 
 /// An object's or group's own transform and its parent's key.
 pub(super) type Frame<'a> = ([f32; 3], [f32; 3], [f32; 3], Option<&'a str>);
 
-pub(super) fn diag(at: &Location, code: &'static str, key: String, message: String) -> Diagnostic {
+pub(super) fn diag(at: &Location, code: Code, key: String, message: String) -> Diagnostic {
     Diagnostic {
         file: at.file.clone(),
         line: at.line.max(1),
@@ -31,7 +31,7 @@ pub(super) fn diag(at: &Location, code: &'static str, key: String, message: Stri
         end_line: at.line.max(1),
         end_column: at.column.max(1) + 1,
         severity: Severity::Error,
-        code,
+        code: code.as_str(),
         key,
         message,
         related: Vec::new(),
@@ -65,6 +65,19 @@ pub(super) fn key_location(
         .map(|p| (p.at.clone(), name.chars().count().max(1) as u32))
 }
 
+/// The [`Code`] of an asset's failure: the loader's own codes, whose strings are the assets'
+/// own (`AssetErrorKind::code`; a test holds the two together).
+pub(super) fn asset_code(kind: assets::AssetErrorKind) -> Code {
+    match kind {
+        assets::AssetErrorKind::Unreadable => Code::AssetUnreadable,
+        assets::AssetErrorKind::GltfInvalid => Code::GltfInvalid,
+        assets::AssetErrorKind::GltfNode => Code::GltfNode,
+        assets::AssetErrorKind::GltfExtension => Code::GltfExtension,
+        assets::AssetErrorKind::GltfEmpty => Code::GltfEmpty,
+        assets::AssetErrorKind::HdrInvalid => Code::HdrInvalid,
+    }
+}
+
 /// The loader's diagnostic for an asset that would not load: the [`assets::AssetErrorKind`]'s
 /// own code (never one of the spec's: the spec's checker does not read asset contents),
 /// placed at the key that names the asset.
@@ -77,7 +90,7 @@ pub(super) fn asset_diag(
 ) -> Diagnostic {
     let mut d = diag(
         &at,
-        e.kind.code(),
+        asset_code(e.kind),
         key,
         format!("cannot load {}: {}", file.display(), e.message),
     );
@@ -176,9 +189,39 @@ impl World {
             }
             m
         };
+        // Movers at t = 0, by the key of each object or placement they move. An object a
+        // mover moves is dynamic and left out of the plate, unless kept static
+        // (`dynamic = false`): then it is baked at its pose at t = 0, cut by the mover's
+        // planes as well as its own (docs/rendering.md).
+        let mut moved: HashMap<&str, (Mat4, &[[f32; 4]])> = HashMap::new();
+        for mv in &scene.movers {
+            let m = mover_matrix(mv, mv.value_at(0.0));
+            for k in &mv.objects {
+                moved.insert(k.as_str(), (m, &mv.clip));
+            }
+        }
+        // The movers of an object and of everything above it: its own first, then its
+        // parent's, up the chain, as the spec composes them; and their planes.
+        let movers_of = |i: usize| -> (Mat4, Vec<[f32; 4]>) {
+            let mut m = Mat4::IDENTITY;
+            let mut planes = Vec::new();
+            let mut cur = Some(scene.objects[i].key.as_str());
+            // The bound keeps a hand-built scene with a parent cycle from looping.
+            for _ in 0..=frames.len() {
+                let Some(k) = cur else { break };
+                if let Some((mv, clip)) = moved.get(k) {
+                    m = *mv * m;
+                    planes.extend_from_slice(clip);
+                }
+                cur = frames.get(k).and_then(|f| f.3);
+            }
+            (m, planes)
+        };
         let world_of = |i: usize| -> Mat4 {
             let o = &scene.objects[i];
-            frame_of(o.parent.as_deref()) * crate::geometry::model_matrix(o.at, o.rotate, o.scale)
+            let rest = frame_of(o.parent.as_deref())
+                * crate::geometry::model_matrix(o.at, o.rotate, o.scale);
+            movers_of(i).0 * rest
         };
         // A light or emitter a placement placed: its position through the placement's world
         // transform, its radius times the transform's mean axis scale.
@@ -198,6 +241,7 @@ impl World {
             (pos, r * s)
         };
 
+        let camera_def = scene.camera.clone().unwrap_or_default();
         // Meshes: each (file, node) loaded once.
         let mut loaded: HashMap<(PathBuf, Option<String>), Result<usize, ()>> = HashMap::new();
         let mut assets_list: Vec<MeshAsset> = Vec::new();
@@ -216,6 +260,7 @@ impl World {
         let mut emissive: Vec<usize> = Vec::new();
         let mut cuts: Vec<Cut> = Vec::new();
         let mut cut_warned: HashSet<String> = HashSet::new();
+        let mut nodes_checked: HashSet<&str> = HashSet::new();
 
         for (oi, o) in scene.objects.iter().enumerate() {
             let mut record = ObjectRecord {
@@ -230,16 +275,23 @@ impl World {
             let Some(mesh) = mesh_by_key.get(o.mesh.as_str()) else {
                 errors.push(diag(
                     &o.at_loc,
-                    "bad-reference",
+                    Code::BadReference,
                     format!("{}.mesh", object_dkey(o)),
                     format!("no mesh named {:?}", o.mesh),
                 ));
                 continue;
             };
-            let world = world_of(oi);
+            // A card kept static (`face_camera` with `dynamic = false`) is baked as the spec
+            // turns it: at its world position and scale, its local +Z towards the camera and
+            // its +Y along the camera's up, its own `rotate` (and its parents' turns) ignored.
+            let world = if o.face_camera {
+                face_camera(world_of(oi), &camera_def)
+            } else {
+                world_of(oi)
+            };
             let det = world.determinant();
             if !det.is_finite() || det.abs() < 1e-12 {
-                errors.push(diag(&o.at_loc, "bad-value", format!("{}.scale", object_dkey(o)),
+                errors.push(diag(&o.at_loc, Code::BadValue, format!("{}.scale", object_dkey(o)),
                     format!("object {:?} has a transform that flattens it (determinant {det}): a zero scale, on it or a parent, cannot be drawn", o.key)));
                 continue;
             }
@@ -274,7 +326,71 @@ impl World {
             };
             let Ok(asset) = asset else { continue };
             let a = &assets_list[asset];
-            let planes = world_planes(&o.clip, world);
+            // A node name the mesh's overrides or the object's `materials` give that no part
+            // of the loaded mesh passes through would silently do nothing: the spec has the
+            // loader refuse it. Each mesh's overrides are checked once.
+            let known: HashSet<&str> = a
+                .parts
+                .iter()
+                .flat_map(|p| p.node_path.iter().map(String::as_str))
+                .collect();
+            let unknown = |node: &str| !known.contains(node);
+            let listed = || {
+                let mut v: Vec<&str> = known.iter().copied().filter(|n| !n.is_empty()).collect();
+                v.sort_unstable();
+                v.join(", ")
+            };
+            if nodes_checked.insert(mesh.key.as_str()) {
+                for n in mesh.nodes.iter().filter(|n| unknown(&n.node)) {
+                    let mut d = diag(
+                        &n.at,
+                        Code::GltfNode,
+                        format!("mesh.{}.nodes.{}", mesh.key, n.node),
+                        format!(
+                            "no node {:?} holds or leads to geometry in {}: an unknown node is \
+                             refused (its nodes: {})",
+                            n.node,
+                            mesh.file.display(),
+                            listed()
+                        ),
+                    );
+                    d.end_column = d.column + 1;
+                    errors.push(d);
+                }
+            }
+            let bad: Vec<&str> = o
+                .materials
+                .iter()
+                .map(|(n, _)| n.as_str())
+                .filter(|n| unknown(n))
+                .collect();
+            if !bad.is_empty() {
+                let dkey = format!("{}.materials", object_dkey(o));
+                let (at, width) = key_location(scene, "object.materials", &dkey, None)
+                    .unwrap_or_else(|| (o.at_loc.clone(), 1));
+                for n in bad {
+                    let mut d = diag(
+                        &at,
+                        Code::GltfNode,
+                        format!("{dkey}.{n}"),
+                        format!(
+                            "object {:?} gives a material to node {n:?}, which holds or leads to \
+                             no geometry of mesh {:?} ({}): an unknown node is refused (its \
+                             nodes: {})",
+                            o.key,
+                            mesh.key,
+                            mesh.file.display(),
+                            listed()
+                        ),
+                    );
+                    d.end_column = d.column.saturating_add(width);
+                    errors.push(d);
+                }
+                continue;
+            }
+            let mut planes = world_planes(&o.clip, world);
+            // A mover's planes are in the world already.
+            planes.extend(world_planes(&movers_of(oi).1, Mat4::IDENTITY));
             let cutoff = if o.alpha_cutoff.is_finite() {
                 o.alpha_cutoff.clamp(0.0, 1.0)
             } else {
@@ -304,23 +420,39 @@ impl World {
                         .map(|(_, m)| m.as_str())
                 });
                 let gltf_name = part.material.as_deref();
-                let material = by_node
+                let named = by_node
                     .or(o.material.as_deref())
                     .or(node_override.and_then(|n| n.material.as_deref()))
-                    .and_then(|k| material_index.get(k).copied())
-                    .or_else(|| gltf_name.and_then(|n| material_index.get(n).copied()))
+                    .and_then(|k| material_index.get(k).copied());
+                let by_gltf = gltf_name
+                    .and_then(|n| material_index.get(n).copied())
                     .or_else(|| {
                         gltf_name
                             .and_then(|n| n.split_once('.'))
                             .and_then(|(stem, _)| material_index.get(stem).copied())
-                    })
-                    .or_else(|| {
-                        scene
-                            .fallback
-                            .as_deref()
-                            .and_then(|f| material_index.get(f).copied())
-                    })
-                    .unwrap_or(default_material);
+                    });
+                let fallback = scene
+                    .fallback
+                    .as_deref()
+                    .and_then(|f| material_index.get(f).copied());
+                if let (None, None, None, Some(n)) = (named, by_gltf, fallback, gltf_name) {
+                    // The glTF material decides, and nothing the scene holds covers it: the
+                    // default plain material is drawn in its place, which a bake says.
+                    let what = format!("gltf material {n} in {}", mesh.file.display());
+                    if !capabilities.iter().any(|c| c.what == what) {
+                        capabilities.push(Capability {
+                            message: format!(
+                                "glTF material '{n}' of {} is drawn with the default plain \
+                                 material: no library names it and the scene has no fallback",
+                                mesh.file.display()
+                            ),
+                            what,
+                            at: mesh.at.clone(),
+                            count: 1,
+                        });
+                    }
+                }
+                let material = named.or(by_gltf).or(fallback).unwrap_or(default_material);
                 let mesh_index =
                     *geometry_mesh
                         .entry((asset, part.geometry))
@@ -605,6 +737,51 @@ impl World {
             asset_files,
         })
     }
+}
+
+/// A mover's world transform where it stands at `value` (degrees about its axis through its
+/// pivot, or scene units along its axis).
+pub(super) fn mover_matrix(mv: &scene::Mover, value: f32) -> Mat4 {
+    let axis = Vec3::from(mv.axis).normalize_or_zero();
+    if axis == Vec3::ZERO || !value.is_finite() {
+        return Mat4::IDENTITY;
+    }
+    match mv.kind {
+        scene::MoverKind::Slide => Mat4::from_translation(axis * value),
+        scene::MoverKind::Turn => {
+            let pivot = Vec3::from(mv.pivot);
+            Mat4::from_translation(pivot)
+                * Mat4::from_axis_angle(axis, value.to_radians())
+                * Mat4::from_translation(-pivot)
+        }
+    }
+}
+
+/// `world` turned as a camera-facing card: the same position and axis lengths, its +Z towards
+/// the camera's eye (against the view direction for an orthographic camera, or when the eye
+/// is at the card) and its +Y along the camera's up, as far as +Z allows.
+pub(super) fn face_camera(world: Mat4, camera: &scene::Camera) -> Mat4 {
+    let p = world.w_axis.truncate();
+    let scale = Vec3::new(
+        world.x_axis.truncate().length(),
+        world.y_axis.truncate().length(),
+        world.z_axis.truncate().length(),
+    );
+    let eye = Vec3::from(camera.at);
+    let back = (eye - Vec3::from(camera.look_at)).normalize_or(Vec3::Z);
+    let z = match camera.projection {
+        scene::Projection::Orthographic => back,
+        scene::Projection::Perspective => (eye - p).normalize_or(back),
+    };
+    let up = Vec3::from(camera.up);
+    let x = up.cross(z).normalize_or(z.any_orthonormal_vector());
+    let y = z.cross(x);
+    Mat4::from_cols(
+        (x * scale.x).extend(0.0),
+        (y * scale.y).extend(0.0),
+        (z * scale.z).extend(0.0),
+        p.extend(1.0),
+    )
 }
 
 /// An object's dotted diagnostic key, as the reader writes it: by its id when it has one,

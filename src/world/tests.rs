@@ -166,3 +166,186 @@ fn placements_place_objects_and_lights() {
     assert!(c.abs_diff_eq(Vec3::new(1.2, 1.65, 0.4), 1e-5), "{c}");
     assert!((r - 0.1).abs() < 1e-6 && (l - 1.0 / (pi * r * r)).abs() < 1e-2 * l);
 }
+
+/// The loader's codes are the assets' own strings.
+#[test]
+fn asset_codes_keep_their_strings() {
+    use crate::assets::AssetErrorKind as K;
+    for k in [
+        K::Unreadable,
+        K::GltfInvalid,
+        K::GltfNode,
+        K::GltfExtension,
+        K::GltfEmpty,
+        K::HdrInvalid,
+    ] {
+        assert_eq!(super::build::asset_code(k).as_str(), k.code());
+    }
+}
+
+/// A node name in `[mesh.*.nodes."…"]` or an object's `materials = { … }` that the glTF file
+/// does not hold is refused by the loader at the key that names it, with the loader's code;
+/// the kit's own names build.
+#[test]
+fn unknown_node_names_are_refused_where_they_are_written() {
+    let kit = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/golden");
+    let dir = tempfile::tempdir().unwrap();
+    for f in ["kit.glb", "golden.materials.toml", "project.toml"] {
+        std::fs::copy(kit.join(f), dir.path().join(f)).unwrap();
+    }
+    let base = std::fs::read_to_string(kit.join("nodes.scene.toml")).unwrap();
+    let build = |text: &str| {
+        let file = dir.path().join("t.scene.toml");
+        std::fs::write(&file, text).unwrap();
+        let scene = crate::scene::load(&file).unwrap_or_else(|d| panic!("{d:#?}"));
+        World::build(&scene, [8, 8]).map(|_| ()).map_err(|e| e.0)
+    };
+    build(&base).unwrap_or_else(|e| panic!("{e:#?}"));
+    let text = base.replace("nodes.\"box_b\"]", "nodes.\"box_bb\"]");
+    let e = build(&text).unwrap_err();
+    assert_eq!(e.len(), 1, "{e:#?}");
+    let line = text.lines().position(|l| l.contains("box_bb")).unwrap() as u32 + 1;
+    assert_eq!(
+        (e[0].code, e[0].key.as_str(), e[0].line, e[0].column),
+        ("gltf-node", "mesh.props.nodes.box_bb", line, 1)
+    );
+    assert!(e[0].message.contains("box_a"), "{}", e[0].message);
+
+    let text = base.replace(
+        "name = \"props\"\nmesh = \"props\"\n",
+        "name = \"props\"\nmesh = \"props\"\nmaterials = { box_z = \"red\" }\n",
+    );
+    assert_ne!(text, base);
+    let e = build(&text).unwrap_err();
+    assert_eq!(e.len(), 1, "{e:#?}");
+    let line = text
+        .lines()
+        .position(|l| l.starts_with("materials = { box_z"))
+        .unwrap() as u32
+        + 1;
+    assert_eq!(
+        (e[0].code, e[0].key.as_str(), e[0].line, e[0].column),
+        ("gltf-node", "object.f6kf4vee35.materials.box_z", line, 1)
+    );
+}
+
+/// A card kept static (`face_camera = true`, `dynamic = false`) is baked turned to the
+/// camera, as the spec turns it: its +Z towards the eye, its +Y up, its `rotate` ignored, its
+/// position and scale kept.
+#[test]
+fn a_static_card_faces_the_camera() {
+    let kit = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/golden");
+    let dir = tempfile::tempdir().unwrap();
+    for f in ["kit.glb", "project.toml"] {
+        std::fs::copy(kit.join(f), dir.path().join(f)).unwrap();
+    }
+    let file = dir.path().join("t.scene.toml");
+    std::fs::write(
+        &file,
+        "format = 1\n[mesh.cube]\nid = \"9f6dnw5qdt\"\nfile = \"kit.glb\"\nnode = \"cube\"\n\
+         [[object]]\nid = \"aaaaaaaa02\"\nname = \"card\"\nmesh = \"cube\"\nat = [1, 0, 0]\n\
+         rotate = [0, 90, 30]\nscale = 2\nface_camera = true\ndynamic = false\n\
+         [camera]\nat = [1, 0, 5]\nlook_at = [1, 0, 0]\n",
+    )
+    .unwrap();
+    let scene = crate::scene::load(&file).unwrap_or_else(|d| panic!("{d:#?}"));
+    let world = World::build(&scene, [8, 8]).unwrap_or_else(|e| panic!("{:#?}", e.0));
+    let m = world.trace.accel.instances()[0].world_from_object;
+    let want = crate::geometry::model_matrix([1.0, 0.0, 0.0], [0.0; 3], [2.0; 3]);
+    assert!(m.abs_diff_eq(want, 1e-5), "{m} {want}");
+}
+
+/// An object a mover moves but that is kept static (`dynamic = false`) is baked at its pose
+/// at t = 0 (here `travel[0]`, a swing with no offset), cut by the mover's planes.
+#[test]
+fn a_static_object_a_mover_moves_is_baked_at_its_pose_at_t0() {
+    let kit = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/golden");
+    let dir = tempfile::tempdir().unwrap();
+    for f in ["kit.glb", "project.toml"] {
+        std::fs::copy(kit.join(f), dir.path().join(f)).unwrap();
+    }
+    let file = dir.path().join("t.scene.toml");
+    let scene_text = |extra: &str| {
+        format!(
+            "format = 1\n[mesh.cube]\nid = \"9f6dnw5qdt\"\nfile = \"kit.glb\"\nnode = \"cube\"\n\
+             [[object]]\nid = \"aaaaaaaa02\"\nname = \"pinned\"\nmesh = \"cube\"\n\
+             at = [1, 0, 0]\ndynamic = false\n{extra}"
+        )
+    };
+    let build = |text: String| {
+        std::fs::write(&file, text).unwrap();
+        let scene = crate::scene::load(&file).unwrap_or_else(|d| panic!("{d:#?}"));
+        World::build(&scene, [8, 8]).unwrap_or_else(|e| panic!("{:#?}", e.0))
+    };
+    let still = build(scene_text(""));
+    let moved = build(scene_text(
+        "[[mover]]\nid = \"aaaaaaaa05\"\nname = \"slider\"\nobjects = [\"pinned\"]\n\
+         kind = \"slide\"\naxis = [0, 0, 2]\ntravel = [0.5, 1.5]\nclip = [[0, 1, 0, 0.25]]\n",
+    ));
+    let m0 = still.trace.accel.instances()[0].world_from_object;
+    let m1 = moved.trace.accel.instances()[0].world_from_object;
+    let want = glam::Mat4::from_translation(Vec3::new(0.0, 0.0, 0.5)) * m0;
+    assert!(m1.abs_diff_eq(want, 1e-5), "{m1} {want}");
+    assert!(still.trace.cuts.is_empty());
+    assert_eq!(moved.trace.cuts.len(), 1);
+    assert_eq!(moved.trace.cuts[0].planes.len(), 1);
+    // A turn a quarter of the way through a loop stands at a quarter of its travel.
+    let turned = build(scene_text(
+        "[[mover]]\nid = \"aaaaaaaa05\"\nname = \"fan\"\nobjects = [\"pinned\"]\n\
+         kind = \"turn\"\naxis = [0, 1, 0]\ntravel = [0, 360]\nmotion = \"loop\"\n\
+         period = 4\noffset = 1\n",
+    ));
+    let m2 = turned.trace.accel.instances()[0].world_from_object;
+    let want = glam::Mat4::from_rotation_y(std::f32::consts::FRAC_PI_2) * m0;
+    assert!(m2.abs_diff_eq(want, 1e-4), "{m2} {want}");
+}
+
+/// A glTF material that decides a part's material and that nothing of the scene covers is
+/// named, once per file; a `fallback` covers it.
+#[test]
+fn an_uncovered_gltf_material_is_named() {
+    let kit = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/golden");
+    let dir = tempfile::tempdir().unwrap();
+    for f in ["kit.glb", "project.toml", "golden.materials.toml"] {
+        std::fs::copy(kit.join(f), dir.path().join(f)).unwrap();
+    }
+    let file = dir.path().join("t.scene.toml");
+    let build = |head: &str| {
+        std::fs::write(
+            &file,
+            format!(
+                "format = 1\n{head}[mesh.props]\nid = \"qwe48018fw\"\nfile = \"kit.glb\"\n\
+                 node = \"props\"\n[[object]]\nid = \"aaaaaaaa02\"\nname = \"p\"\nmesh = \"props\"\n\
+                 [[object]]\nid = \"aaaaaaaa03\"\nname = \"q\"\nmesh = \"props\"\n"
+            ),
+        )
+        .unwrap();
+        let scene = crate::scene::load(&file).unwrap_or_else(|d| panic!("{d:#?}"));
+        World::build(&scene, [8, 8]).unwrap_or_else(|e| panic!("{:#?}", e.0))
+    };
+    let bare = build("");
+    let named: Vec<&Capability> = bare
+        .capabilities
+        .iter()
+        .filter(|c| c.what.starts_with("gltf material "))
+        .collect();
+    assert!(!named.is_empty(), "{:#?}", bare.capabilities);
+    for c in &named {
+        assert_eq!(c.count, 1, "once per file: {c:?}");
+        assert!(
+            c.message
+                .contains("is drawn with the default plain material"),
+            "{}",
+            c.message
+        );
+    }
+    let covered = build("materials = [\"golden.materials.toml\"]\nfallback = \"red\"\n");
+    assert!(
+        !covered
+            .capabilities
+            .iter()
+            .any(|c| c.what.starts_with("gltf material ")),
+        "{:#?}",
+        covered.capabilities
+    );
+}

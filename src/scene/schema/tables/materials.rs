@@ -1,0 +1,246 @@
+//! Material libraries: a material, its sub-tables, the families and the noise kinds.
+
+use super::*;
+
+// ---------------------------------------------------------------------------------------------
+// material libraries
+
+/// A `*.materials.toml`'s top level.
+pub static LIBRARY: TableSchema = t(&[
+    FORMAT,
+    k("materials", Ty::Tables(&MATERIAL)).m("one material each"),
+    AUTHORING,
+]);
+
+/// The family names, in the spec's order.
+pub const FAMILIES: &[&str] = &[
+    "plain", "paper", "plaster", "stone", "cloth", "metal", "occluder", "petal", "leaf", "bark",
+    "cord", "wood", "lacquer", "glass", "liquid", "emissive", "chrome",
+];
+
+/// The families drawn with their own model; every other family renders as `plain`.
+pub const DRAWN_FAMILIES: &[&str] = &["plain", "metal", "chrome", "glass", "lacquer"];
+/// The conductors: reflectance is `base`, nothing is transmitted.
+const CONDUCTORS: &[&str] = &["metal", "chrome"];
+const GLASS: &[&str] = &["glass"];
+const LACQUER: &[&str] = &["lacquer"];
+/// The families drawn with `plain`'s model: every family but the conductors and glass
+/// (`lacquer` is `plain` under a coat at full weight).
+const PLAIN_DRAWN: &[&str] = &[
+    "plain", "paper", "plaster", "stone", "cloth", "occluder", "petal", "leaf", "bark", "cord",
+    "wood", "lacquer", "liquid", "emissive",
+];
+const DIELECTRIC: &str = "has no effect: {family} is a dielectric of index ior";
+const NO_COAT: &str = "has no effect: {family} has no clear coat";
+
+/// `[materials.<name>]`.
+pub static MATERIAL: TableSchema = entry(
+    &[
+        ID,
+        k("family", Ty::Enum(FAMILIES)).ds("plain").m("the model the material is drawn with"),
+        k("base", V3).dv(HALF3).u("linear RGB").m("the albedo, or a conductor's reflectance").clamp(within(0.0, 1.0)),
+        k("roughness", NUM).d(0.5).m("the microfacet roughness; α = roughness²").clamp(within(0.0, 1.0)),
+        k("metalness", NUM).d(0.0).m("the blend towards a conductor tinted by base")
+            .clamp(within(0.0, 1.0))
+            .unread(&[
+                Unread {
+                    when: When::Is("family", CONDUCTORS),
+                    agrees: Some(1.0),
+                    why: "has no effect: {family} is a conductor at any metalness",
+                },
+                Unread {
+                    when: When::Is("family", GLASS),
+                    agrees: None,
+                    why: DIELECTRIC,
+                },
+            ]),
+        k("specular", NUM).d(0.04).m("the dielectric reflectance at normal incidence")
+            .clamp(within(0.0, 1.0))
+            .unread(&[
+                Unread {
+                    when: When::Is("family", CONDUCTORS),
+                    agrees: None,
+                    why: "has no effect: {family} is a conductor, its reflectance is base",
+                },
+                Unread {
+                    when: When::Is("family", GLASS),
+                    agrees: None,
+                    why: DIELECTRIC,
+                },
+                Unread {
+                    when: When::At(PLAIN_DRAWN, "metalness", 1.0),
+                    agrees: None,
+                    why: "has no effect: {family} at metalness 1 is a conductor, its reflectance is base",
+                },
+            ]),
+        k("clearcoat", NUM).d(0.0).m("the clear coat's weight")
+            .clamp(within(0.0, 1.0))
+            .unread(&[Unread {
+                when: When::Is("family", LACQUER),
+                agrees: Some(1.0),
+                why: "has no effect: {family} is a clear coat at full weight",
+            }]),
+        k("clearcoat_roughness", NUM).d(0.05).m("the clear coat's roughness")
+            .unread(&[Unread {
+                when: When::Uncoated(FAMILIES),
+                agrees: None,
+                why: NO_COAT,
+            }]),
+        k("sheen", NUM).d(0.0).m("the sheen's weight").uses(Use::NotYet),
+        k("transmission", NUM).d(0.0).m("the share of light transmitted")
+            .unread(&[
+                Unread {
+                    when: When::Is("family", CONDUCTORS),
+                    agrees: None,
+                    why: "has no effect: {family} is a conductor and does not transmit",
+                },
+                Unread {
+                    when: When::Is("family", GLASS),
+                    agrees: Some(1.0),
+                    why: "has no effect: {family} transmits at any transmission",
+                },
+                Unread {
+                    when: When::Is("family", PLAIN_DRAWN),
+                    agrees: None,
+                    why: "is not rendered yet on {family}: only family \"glass\" transmits",
+                },
+            ]),
+        k("ior", NUM).d(1.5).m("the index of refraction")
+            .clamp(within(1.0, 4.0))
+            .unread(&[
+                Unread {
+                    when: When::Uncoated(CONDUCTORS),
+                    agrees: None,
+                    why: NO_COAT,
+                },
+                Unread {
+                    when: When::Uncoated(PLAIN_DRAWN),
+                    agrees: None,
+                    why: "has no effect: {family}'s reflectance at normal incidence is specular, and it has no clear coat",
+                },
+            ]),
+        k("dispersion", NUM).d(0.0).m("the spread of the index over wavelength").uses(Use::NotYet),
+        k("thickness", NUM).d(0.0).u("scene units").m("a thin-walled transmitter's thickness").uses(Use::NotYet),
+        k("subsurface", NUM).d(0.0).m("the subsurface scattering's weight").uses(Use::NotYet),
+        k("subsurface_tint", V3).dv(ONE3).u("linear RGB").m("the subsurface scattering's colour").uses(Use::NotYet),
+        k("absorption", NUM).d(0.0).u("per scene unit").m("the absorption inside a transmitter").uses(Use::NotYet),
+        k("thin_film", NUM).d(0.0).u("nm").m("the thin film's thickness").uses(Use::NotYet),
+        k("thin_film_ior", NUM).d(1.5).m("the thin film's index of refraction").uses(Use::NotYet),
+        k("thin_film_amount", NUM).d(0.0).m("the thin film's weight").uses(Use::NotYet),
+        k("emission", V3).dv(ZERO3).u("W·m⁻²·sr⁻¹, linear RGB").m("the radiance leaving the front face").clamp(ge(0.0)),
+        k("fresnel_power", NUM).d(5.0).m("the Schlick exponent of the conductor's Fresnel")
+            .unread(&[
+                Unread {
+                    when: When::Is("family", GLASS),
+                    agrees: None,
+                    why: DIELECTRIC,
+                },
+                Unread {
+                    when: When::At(PLAIN_DRAWN, "metalness", 0.0),
+                    agrees: None,
+                    why: "has no effect: {family} reads it for its metal part only, and metalness is 0",
+                },
+            ]),
+        k("normal", Ty::Table(&NORMAL)).said("{ source = \"flat\", strength = 0 }").m("where the shading normal comes from").uses(Use::NotYet),
+        k("maps", Ty::Table(&MAPS)).said("{ layer = -1, tile = 1, normal = 1, albedo = 1 }").m("the texture maps' layer, tiling and strengths").uses(Use::NotYet),
+        k(
+            "content",
+            Ty::Enum(&[
+                "none", "ink", "decal", "screen", "photo", "scroll", "print", "field",
+            ]),
+        )
+        .ds("none").m("the kind of content the material's content layer shows").uses(Use::NotYet),
+        k("content_layer", Ty::Table(&CONTENT_LAYER)).m("how the content slot is composited").uses(Use::NotYet),
+        k("layers", Ty::List(&NOISE_LAYER)).m("noise layers, at most four").uses(Use::NotYet),
+        k("ageing", Ty::Table(&AGEING)).said("every key 0").m("fade, yellowing, scratches, dust and patina").uses(Use::NotYet),
+        AUTHORING,
+    ],
+    Kind::Material,
+    Some(Rule::Material),
+);
+
+/// `[materials.<name>.normal]`.
+pub static NORMAL: TableSchema = t(&[
+    k("source", Ty::Enum(&["flat", "bump", "map"]))
+        .needed()
+        .ds("flat")
+        .m("flat, bump or map"),
+    k("strength", NUM)
+        .needed()
+        .d(0.0)
+        .m("the normal's strength"),
+]);
+
+/// `[materials.<name>.maps]`.
+pub static MAPS: TableSchema = t(&[
+    k("layer", NUM)
+        .needed()
+        .d(-1.0)
+        .m("the texture layer; -1 is none"),
+    k("tile", NUM).needed().d(1.0).m("the tiling"),
+    k("normal", NUM)
+        .needed()
+        .d(1.0)
+        .m("the normal map's strength"),
+    k("albedo", NUM)
+        .needed()
+        .d(1.0)
+        .m("the albedo map's strength"),
+]);
+
+/// `[materials.<name>.content_layer]`.
+pub static CONTENT_LAYER: TableSchema = t(&[
+    k("slot", Ty::Int).d(-1.0).m("the content slot; -1 is none"),
+    k("blend", Ty::Enum(&["over", "multiply", "emit"]))
+        .ds("over")
+        .m("over, multiply or emit"),
+    k("ink_roughness", NUM)
+        .d(-1.0)
+        .m("the ink's roughness; -1 keeps the surface's"),
+    k("emboss", NUM).d(0.0).m("the emboss depth"),
+    k("strength", NUM).d(1.0).m("the layer's strength"),
+]);
+
+/// `[materials.<name>.ageing]`.
+pub static AGEING: TableSchema = t(&[
+    k("fade", NUM).needed().m("fading"),
+    k("yellow", NUM).needed().m("yellowing"),
+    k("ink", NUM).needed().m("ink wear"),
+    k("scratch", NUM).needed().m("scratches"),
+    k("edge", NUM).needed().m("edge wear"),
+    k("dust", NUM).needed().m("dust"),
+    k("patina", NUM).needed().m("patina"),
+    k("seed", Ty::UInt).needed().m("the pattern's seed"),
+]);
+
+/// The noise kinds.
+pub const NOISE_KINDS: &[&str] = &[
+    "none",
+    "fibre",
+    "crinkle",
+    "plank_wood",
+    "wall_mottle",
+    "grime",
+    "leaf",
+    "bark",
+    "flow",
+    "value",
+    "fbm",
+    "scratch",
+    "coat_wobble",
+];
+
+/// `[[materials.<name>.layers]]`.
+pub static NOISE_LAYER: TableSchema = t(&[
+    k("kind", Ty::Enum(NOISE_KINDS))
+        .needed()
+        .m("the noise kind"),
+    k("frequency", NUM).needed().m("the pattern's frequency"),
+    k("amplitude", NUM)
+        .needed()
+        .m("its amplitude; 0 does nothing"),
+    k("seed", Ty::UInt).needed().m("its seed"),
+    k("params", Ty::Vec(12))
+        .said("twelve zeros")
+        .m("twelve numbers whose meaning is the kind's"),
+]);
