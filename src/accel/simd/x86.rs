@@ -5,8 +5,8 @@
 
 use core::arch::x86_64::*;
 
-use super::{Kernel, LeafOut};
-use crate::accel::node::{Node8, NodeRay, TriBlock, T_SCALE, WIDTH};
+use super::{ChildRays, Kernel, LeafOut, PacketKernel, PacketRay};
+use crate::accel::node::{Node8, NodeRay, TriBlock, PACKET, T_SCALE, WIDTH};
 use crate::accel::triangle::TriRay;
 
 /// SSE4.1 kernels.
@@ -275,5 +275,170 @@ impl Kernel for Avx2 {
     #[inline(always)]
     unsafe fn leaf(b: &TriBlock, r: &TRay4, t_lim: f32, out: &mut LeafOut) -> Option<u32> {
         leaf4(b, r, t_lim, out)
+    }
+}
+
+/// Packet constants: lanes are rays (two 4-wide halves for SSE4.1, one 8-wide register for
+/// AVX2; `W` registers of `V` per axis).
+#[derive(Clone, Copy)]
+pub(crate) struct PRay<V: Copy, const W: usize> {
+    o: [[V; W]; 3],
+    inv: [[V; W]; 3],
+    inv_far: [[V; W]; 3],
+    near: [usize; 3],
+    far: [usize; 3],
+}
+
+/// Slab distances `(plane − o)·inv` of one child against four rays.
+#[inline(always)]
+unsafe fn slab_rays4(plane: f32, o: __m128, inv: __m128) -> __m128 {
+    _mm_mul_ps(_mm_sub_ps(_mm_set1_ps(plane), o), inv)
+}
+
+/// Slab distances `(plane − o)·inv` of one child against eight rays.
+#[inline(always)]
+unsafe fn slab_rays8(plane: f32, o: __m256, inv: __m256) -> __m256 {
+    _mm256_mul_ps(_mm256_sub_ps(_mm256_set1_ps(plane), o), inv)
+}
+
+/// Four lanes of a packet row.
+#[inline(always)]
+unsafe fn halves(a: &[f32; PACKET]) -> [__m128; 2] {
+    [_mm_loadu_ps(a.as_ptr()), _mm_loadu_ps(a[4..].as_ptr())]
+}
+
+/// A packet row as one register.
+#[inline(always)]
+unsafe fn whole(a: &[f32; PACKET]) -> [__m256; 1] {
+    [_mm256_loadu_ps(a.as_ptr())]
+}
+
+impl PacketKernel for Sse41 {
+    type PRay = PRay<__m128, 2>;
+
+    #[inline(always)]
+    unsafe fn prep_packet(p: &PacketRay) -> Self::PRay {
+        PRay {
+            o: [halves(&p.o[0]), halves(&p.o[1]), halves(&p.o[2])],
+            inv: [halves(&p.inv[0]), halves(&p.inv[1]), halves(&p.inv[2])],
+            inv_far: [
+                halves(&p.inv_far[0]),
+                halves(&p.inv_far[1]),
+                halves(&p.inv_far[2]),
+            ],
+            near: p.near,
+            far: p.far,
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn node_packet(
+        n: &Node8,
+        r: &Self::PRay,
+        lim: &[f32; PACKET],
+        active: u32,
+        near: &mut [[f32; PACKET]; WIDTH],
+    ) -> ChildRays {
+        let p = &n.planes;
+        let zero = _mm_setzero_ps();
+        let lims = halves(lim);
+        let (nx, ny, nz) = (r.near[0], r.near[1], r.near[2]);
+        let (fx, fy, fz) = (r.far[0], r.far[1], r.far[2]);
+        let mut out = 0;
+        for c in 0..WIDTH {
+            let mut m = 0u32;
+            for h in 0..2 {
+                // Lane j: `Sse41::node`'s operations for ray j, in the same order.
+                let nr = _mm_max_ps(
+                    _mm_max_ps(
+                        slab_rays4(p[nx][c], r.o[0][h], r.inv[0][h]),
+                        slab_rays4(p[ny][c], r.o[1][h], r.inv[1][h]),
+                    ),
+                    _mm_max_ps(slab_rays4(p[nz][c], r.o[2][h], r.inv[2][h]), zero),
+                );
+                let fr = _mm_min_ps(
+                    _mm_min_ps(
+                        slab_rays4(p[fx][c], r.o[0][h], r.inv_far[0][h]),
+                        slab_rays4(p[fy][c], r.o[1][h], r.inv_far[1][h]),
+                    ),
+                    _mm_min_ps(slab_rays4(p[fz][c], r.o[2][h], r.inv_far[2][h]), lims[h]),
+                );
+                m |= (_mm_movemask_ps(_mm_cmple_ps(nr, fr)) as u32) << (4 * h);
+                _mm_storeu_ps(near[c][4 * h..].as_mut_ptr(), nr);
+            }
+            out |= ((m & active) as u64) << (8 * c);
+        }
+        out
+    }
+
+    #[inline(always)]
+    unsafe fn within(near: &[f32; PACKET], lim: &[f32; PACKET]) -> u32 {
+        let (n, l) = (halves(near), halves(lim));
+        let lo = _mm_movemask_ps(_mm_cmple_ps(n[0], l[0]));
+        let hi = _mm_movemask_ps(_mm_cmple_ps(n[1], l[1]));
+        (lo | (hi << 4)) as u32
+    }
+}
+
+impl PacketKernel for Avx2 {
+    type PRay = PRay<__m256, 1>;
+
+    #[inline(always)]
+    unsafe fn prep_packet(p: &PacketRay) -> Self::PRay {
+        PRay {
+            o: [whole(&p.o[0]), whole(&p.o[1]), whole(&p.o[2])],
+            inv: [whole(&p.inv[0]), whole(&p.inv[1]), whole(&p.inv[2])],
+            inv_far: [
+                whole(&p.inv_far[0]),
+                whole(&p.inv_far[1]),
+                whole(&p.inv_far[2]),
+            ],
+            near: p.near,
+            far: p.far,
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn node_packet(
+        n: &Node8,
+        r: &Self::PRay,
+        lim: &[f32; PACKET],
+        active: u32,
+        near: &mut [[f32; PACKET]; WIDTH],
+    ) -> ChildRays {
+        let p = &n.planes;
+        let zero = _mm256_setzero_ps();
+        let lims = _mm256_loadu_ps(lim.as_ptr());
+        let (nx, ny, nz) = (r.near[0], r.near[1], r.near[2]);
+        let (fx, fy, fz) = (r.far[0], r.far[1], r.far[2]);
+        let (o, inv, invf) = (&r.o, &r.inv, &r.inv_far);
+        let mut out = 0;
+        for c in 0..WIDTH {
+            // Lane j: `Avx2::node`'s operations for ray j, in the same order.
+            let nr = _mm256_max_ps(
+                _mm256_max_ps(
+                    slab_rays8(p[nx][c], o[0][0], inv[0][0]),
+                    slab_rays8(p[ny][c], o[1][0], inv[1][0]),
+                ),
+                _mm256_max_ps(slab_rays8(p[nz][c], o[2][0], inv[2][0]), zero),
+            );
+            let fr = _mm256_min_ps(
+                _mm256_min_ps(
+                    slab_rays8(p[fx][c], o[0][0], invf[0][0]),
+                    slab_rays8(p[fy][c], o[1][0], invf[1][0]),
+                ),
+                _mm256_min_ps(slab_rays8(p[fz][c], o[2][0], invf[2][0]), lims),
+            );
+            let m = _mm256_movemask_ps(_mm256_cmp_ps::<_CMP_LE_OQ>(nr, fr)) as u32;
+            _mm256_storeu_ps(near[c].as_mut_ptr(), nr);
+            out |= ((m & active) as u64) << (8 * c);
+        }
+        out
+    }
+
+    #[inline(always)]
+    unsafe fn within(near: &[f32; PACKET], lim: &[f32; PACKET]) -> u32 {
+        let le = _mm256_cmp_ps::<_CMP_LE_OQ>(whole(near)[0], whole(lim)[0]);
+        _mm256_movemask_ps(le) as u32
     }
 }
