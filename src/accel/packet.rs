@@ -17,16 +17,19 @@ use std::mem::MaybeUninit;
 use glam::Vec3;
 
 use super::node::{below, Node8, NodeRay, LEAF, PACKET, STACK, T_SCALE, WIDTH};
+use super::node::{TriBlock, LEAF_TRIS};
 use super::simd::portable::{leaf_scalar, Portable};
-use super::simd::{Kernel, LeafOut, PacketKernel, PacketRay};
+use super::simd::{Kernel, LeafOut, PacketKernel, PacketLeafOut, PacketRay};
 use super::traverse::{walk, Visit};
 use super::triangle::TriRay;
 use super::{normalise_pow2, Accel, Blas, Hit, Isa, Source};
 use crate::geometry::Ray;
 
-/// A node reached by fewer rays than this hands each of them to the single-ray walk: one ray
-/// gains nothing from the packet's lanes and pays for all eight.
-const SINGLE_BELOW: u32 = 2;
+/// A node reached by fewer rays than this hands each of them to the single-ray walk: the
+/// packet test pays for eight lanes whatever the number of rays, about four single-ray tests'
+/// worth of work (the single-ray walk has more overhead per node, so the break-even is below
+/// eight).
+const SINGLE_BELOW: u32 = 4;
 
 /// What a packet walk does at a leaf.
 trait PVisit {
@@ -183,22 +186,24 @@ unsafe fn walk_packet<K: PacketKernel, const ANY: bool, V: PVisit>(
     }
 }
 
-/// The octant of a prepared ray (bit `k`: the direction is negative on axis `k`).
+/// The octant of a prepared ray (bit `k`: the direction is negative on axis `k`) and its
+/// shear frame's axis `kz` (the frame's other axes follow from `kz` and the octant).
 #[inline(always)]
-fn octant(r: &NodeRay) -> usize {
-    (r.near[0] & 1) | (r.near[1] & 1) << 1 | (r.near[2] & 1) << 2
+fn frame(r: &NodeRay, t: &TriRay) -> usize {
+    (r.near[0] & 1) | (r.near[1] & 1) << 1 | (r.near[2] & 1) << 2 | t.kz << 3
 }
 
-/// The rays of `rays` in the octant of the lowest one.
+/// The rays of `rays` in the octant and shear frame of the lowest one: one packet's worth.
 #[inline(always)]
-fn same_octant(r: &[NodeRay; PACKET], rays: u32) -> u32 {
-    let o = octant(&r[rays.trailing_zeros() as usize]);
+fn same_frame(r: &[NodeRay; PACKET], t: &[TriRay; PACKET], rays: u32) -> u32 {
+    let lo = rays.trailing_zeros() as usize;
+    let f = frame(&r[lo], &t[lo]);
     let mut g = 0;
     let mut m = rays;
     while m != 0 {
         let i = m.trailing_zeros() as usize;
         m &= m - 1;
-        if octant(&r[i]) == o {
+        if frame(&r[i], &t[i]) == f {
             g |= 1 << i;
         }
     }
@@ -226,6 +231,7 @@ struct State {
     /// The top level's limits, scaled-world units (kept in step by the bottom walks).
     t_lim_w: [f32; PACKET],
     out: LeafOut,
+    pout: PacketLeafOut,
 }
 
 /// Top-level leaves for a packet of one world octant.
@@ -233,16 +239,19 @@ struct Top<'a, 'q, K: PacketKernel, const ANY: bool> {
     w: &'q World<'a, K>,
     st: &'q mut State,
     pr: &'q K::PRay,
+    tp: Option<K::TPacket>,
 }
 
 /// Bottom-level leaves of one instance visit.
-struct Bottom<'a, 'q, K: Kernel, const ANY: bool> {
+struct Bottom<'a, 'q, K: PacketKernel, const ANY: bool> {
     w: &'q World<'a, K>,
     st: &'q mut State,
     blas: &'a Blas,
     source: Source,
     tri: &'q [TriRay; PACKET],
     tri_k: &'q [K::TRay; PACKET],
+    /// The packet's triangle-test constants (one shear frame), where the kernel has them.
+    tp: Option<K::TPacket>,
     s_obj: [f32; PACKET],
 }
 
@@ -286,6 +295,7 @@ impl<K: PacketKernel, const ANY: bool> PVisit for Top<'_, '_, K, ANY> {
                 source: inst.source,
                 tri: &w.tri,
                 tri_k: &w.tri_k,
+                tp: self.tp,
                 s_obj: [1.0; PACKET],
             };
             done =
@@ -316,9 +326,10 @@ impl<K: PacketKernel, const ANY: bool> PVisit for Top<'_, '_, K, ANY> {
             }
             // Object-space octants may differ from the world ones: one packet per octant.
             while ok != 0 {
-                let g = same_octant(&nr, ok);
+                let g = same_frame(&nr, &tri, ok);
                 ok &= !g;
                 let pr = K::prep_packet(&PacketRay::new(&nr, g));
+                let tp = K::prep_tri_packet(&tri, g);
                 let mut lims_o = [0.0; PACKET];
                 for i in 0..PACKET {
                     lims_o[i] = self.st.t_lim_w[i] / s_obj[i];
@@ -330,6 +341,7 @@ impl<K: PacketKernel, const ANY: bool> PVisit for Top<'_, '_, K, ANY> {
                     source: inst.source,
                     tri: &tri,
                     tri_k: &tri_k,
+                    tp,
                     s_obj,
                 };
                 done |=
@@ -346,70 +358,125 @@ impl<K: PacketKernel, const ANY: bool> PVisit for Top<'_, '_, K, ANY> {
     }
 }
 
-impl<K: Kernel, const ANY: bool> PVisit for Bottom<'_, '_, K, ANY> {
+impl<K: PacketKernel, const ANY: bool> Bottom<'_, '_, K, ANY> {
+    /// Takes ray `i`'s candidate hits, lanes `m` of `st.out` (block `b`), by the rules of the
+    /// single-ray `Bottom::visit`, in the same lane order; `true` when an any-hit query is
+    /// finished.
+    #[inline(always)]
+    fn accept(&mut self, b: &TriBlock, i: usize, mut m: u32, lims_o: &mut [f32; PACKET]) -> bool {
+        let (w, st) = (self.w, &mut *self.st);
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let t_ws = st.out.t[l] * self.s_obj[i];
+            let t = t_ws * w.s_world[i];
+            if !(t_ws > 0.0 && t_ws <= st.t_lim_w[i] && t > 0.0 && t < w.rays[i].t_max) {
+                continue;
+            }
+            let local_prim = b.prim[l];
+            let (instance, prim) = match self.source {
+                Source::Instance(i) => (i, local_prim),
+                Source::Merged(g) => match w
+                    .accel
+                    .origins
+                    .get(g as usize)
+                    .and_then(|o| o.get(local_prim as usize))
+                {
+                    Some(&o) => o,
+                    None => continue,
+                },
+            };
+            if !ANY {
+                if let Some(bh) = &st.best[i] {
+                    if !(t_ws < st.best_ws[i]
+                        || (t_ws == st.best_ws[i] && (instance, prim) < (bh.instance, bh.prim)))
+                    {
+                        continue;
+                    }
+                }
+            }
+            st.best[i] = Some(Hit {
+                t,
+                instance,
+                prim,
+                b1: st.out.b1[l].clamp(0.0, 1.0),
+                b2: st.out.b2[l].clamp(0.0, 1.0),
+            });
+            if ANY {
+                // Finished: a negative limit culls every box for this ray from now on.
+                lims_o[i] = -1.0;
+                st.t_lim_w[i] = -1.0;
+                return true;
+            }
+            st.best_ws[i] = t_ws;
+            lims_o[i] = st.out.t[l];
+            st.t_lim_w[i] = t_ws;
+        }
+        false
+    }
+}
+
+/// Rays at a leaf from which the packet leaf test (one 8-lane pass per triangle across the
+/// rays, four passes) replaces the per-ray test (one 4-lane pass per ray across the
+/// triangles): four 8-lane passes cost about what five rays' passes cost.
+const PACKET_LEAF_FROM: u32 = 5;
+
+impl<K: PacketKernel, const ANY: bool> PVisit for Bottom<'_, '_, K, ANY> {
     #[inline(always)]
     unsafe fn leaf(&mut self, leaf: u32, rays: u32, lims_o: &mut [f32; PACKET]) -> u32 {
         let Some(b) = self.blas.blocks.get(leaf as usize) else {
             return 0;
         };
-        let (w, st) = (self.w, &mut *self.st);
         let mut done = 0;
+        if let (Some(tp), true) = (&self.tp, rays.count_ones() >= PACKET_LEAF_FROM) {
+            let po = &mut self.st.pout;
+            let (mut hits, mut zeros) = K::leaf_packet(b, tp, lims_o, rays, po);
+            // Pairs with an edge function exactly zero: the scalar reference, as the
+            // single-ray kernels redo such a block.
+            while zeros != 0 {
+                let bit = zeros.trailing_zeros();
+                zeros &= zeros - 1;
+                let (l, i) = ((bit / 8) as usize, (bit % 8) as usize);
+                let v = |j: usize| Vec3::new(b.v[j][0][l], b.v[j][1][l], b.v[j][2][l]);
+                if let Some(h) = self.tri[i].intersect(&[v(0), v(1), v(2)], lims_o[i]) {
+                    hits |= 1 << bit;
+                    po.t[l][i] = h.t;
+                    po.b1[l][i] = h.b1;
+                    po.b2[l][i] = h.b2;
+                }
+            }
+            let mut r = rays;
+            while r != 0 && hits != 0 {
+                let i = r.trailing_zeros() as usize;
+                r &= r - 1;
+                let mut m = 0;
+                for l in 0..LEAF_TRIS {
+                    if hits & (1 << (8 * l + i)) != 0 {
+                        m |= 1 << l;
+                        let po = &self.st.pout;
+                        self.st.out.t[l] = po.t[l][i];
+                        self.st.out.b1[l] = po.b1[l][i];
+                        self.st.out.b2[l] = po.b2[l][i];
+                    }
+                }
+                if m != 0 && self.accept(b, i, m, lims_o) {
+                    done |= 1 << i;
+                }
+            }
+            return done;
+        }
         let mut r = rays;
         while r != 0 {
             let i = r.trailing_zeros() as usize;
             r &= r - 1;
-            // From here on, ray i exactly as the single-ray `Bottom::visit`.
-            let mut m = match K::leaf(b, &self.tri_k[i], lims_o[i], &mut st.out) {
+            // Ray i exactly as the single-ray `Bottom::visit`.
+            let st = &mut *self.st;
+            let m = match K::leaf(b, &self.tri_k[i], lims_o[i], &mut st.out) {
                 Some(m) => m,
                 None => leaf_scalar(b, &self.tri[i], lims_o[i], &mut st.out),
             };
-            while m != 0 {
-                let l = m.trailing_zeros() as usize;
-                m &= m - 1;
-                let t_ws = st.out.t[l] * self.s_obj[i];
-                let t = t_ws * w.s_world[i];
-                if !(t_ws > 0.0 && t_ws <= st.t_lim_w[i] && t > 0.0 && t < w.rays[i].t_max) {
-                    continue;
-                }
-                let local_prim = b.prim[l];
-                let (instance, prim) = match self.source {
-                    Source::Instance(i) => (i, local_prim),
-                    Source::Merged(g) => match w
-                        .accel
-                        .origins
-                        .get(g as usize)
-                        .and_then(|o| o.get(local_prim as usize))
-                    {
-                        Some(&o) => o,
-                        None => continue,
-                    },
-                };
-                if !ANY {
-                    if let Some(bh) = &st.best[i] {
-                        if !(t_ws < st.best_ws[i]
-                            || (t_ws == st.best_ws[i] && (instance, prim) < (bh.instance, bh.prim)))
-                        {
-                            continue;
-                        }
-                    }
-                }
-                st.best[i] = Some(Hit {
-                    t,
-                    instance,
-                    prim,
-                    b1: st.out.b1[l].clamp(0.0, 1.0),
-                    b2: st.out.b2[l].clamp(0.0, 1.0),
-                });
-                if ANY {
-                    // Finished: a negative limit culls every box for this ray from now on.
-                    done |= 1 << i;
-                    lims_o[i] = -1.0;
-                    st.t_lim_w[i] = -1.0;
-                    break;
-                }
-                st.best_ws[i] = t_ws;
-                lims_o[i] = st.out.t[l];
-                st.t_lim_w[i] = t_ws;
+            if self.accept(b, i, m, lims_o) {
+                done |= 1 << i;
             }
         }
         done
@@ -417,31 +484,22 @@ impl<K: Kernel, const ANY: bool> PVisit for Bottom<'_, '_, K, ANY> {
 }
 
 /// The packet query of `rays` (at most [`PACKET`]) with per-ray `masks`; results into `out`.
+/// `w` is reused from packet to packet (only the lanes of usable rays are rewritten and read):
+/// building it afresh per packet cost more than the walk of a short packet.
 ///
 /// # Safety
 /// `K`'s instructions must be available.
 #[inline(always)]
-unsafe fn trace_packet<K: PacketKernel, const ANY: bool>(
-    a: &Accel,
-    rays: &[Ray],
-    masks: &[u32],
+unsafe fn trace_packet<'a, K: PacketKernel, const ANY: bool>(
+    tlas: &super::Tlas,
+    w: &mut World<'a, K>,
+    st: &mut State,
+    rays: &'a [Ray],
+    masks: &'a [u32],
     out: &mut [Option<Hit>],
 ) {
-    let Some(tlas) = a.tlas.as_ref() else {
-        out.fill(None);
-        return;
-    };
-    let dummy = TriRay::new(Vec3::ZERO, Vec3::X);
-    let mut w = World::<K> {
-        accel: a,
-        rays,
-        masks,
-        d: [Vec3::X; PACKET],
-        s_world: [1.0; PACKET],
-        nr: [NodeRay::new([0.0; 3], [1.0; 3]); PACKET],
-        tri: [dummy; PACKET],
-        tri_k: [K::prep_tri(&dummy); PACKET],
-    };
+    w.rays = rays;
+    w.masks = masks;
     let mut lims_w = [0.0; PACKET];
     let mut valid = 0u32;
     for (i, r) in rays.iter().enumerate().take(PACKET) {
@@ -461,20 +519,18 @@ unsafe fn trace_packet<K: PacketKernel, const ANY: bool>(
         lims_w[i] = below(r.t_max / s);
         valid |= 1 << i;
     }
-    let mut st = State {
-        best: [None; PACKET],
-        best_ws: [f32::INFINITY; PACKET],
-        t_lim_w: lims_w,
-        out: LeafOut::default(),
-    };
+    st.best = [None; PACKET];
+    st.best_ws = [f32::INFINITY; PACKET];
+    st.t_lim_w = lims_w;
     while valid != 0 {
-        let g = same_octant(&w.nr, valid);
+        let g = same_frame(&w.nr, &w.tri, valid);
         valid &= !g;
         let pr = K::prep_packet(&PacketRay::new(&w.nr, g));
         let mut top = Top::<K, ANY> {
-            w: &w,
-            st: &mut st,
+            w: &*w,
+            st: &mut *st,
             pr: &pr,
+            tp: K::prep_tri_packet(&w.tri, g),
         };
         if tlas.leaf_inst.len() == 1 {
             // One top-level leaf: its box test would only repeat the bottom root's.
@@ -499,12 +555,34 @@ unsafe fn trace_stream<K: PacketKernel, const ANY: bool>(
     masks: &[u32],
     out: &mut [Option<Hit>],
 ) {
+    let Some(tlas) = a.tlas.as_ref() else {
+        out.fill(None);
+        return;
+    };
+    let dummy = TriRay::new(Vec3::ZERO, Vec3::X);
+    let mut w = World::<K> {
+        accel: a,
+        rays: &[],
+        masks: &[],
+        d: [Vec3::X; PACKET],
+        s_world: [1.0; PACKET],
+        nr: [NodeRay::new([0.0; 3], [1.0; 3]); PACKET],
+        tri: [dummy; PACKET],
+        tri_k: [K::prep_tri(&dummy); PACKET],
+    };
+    let mut st = State {
+        best: [None; PACKET],
+        best_ws: [f32::INFINITY; PACKET],
+        t_lim_w: [0.0; PACKET],
+        out: LeafOut::default(),
+        pout: PacketLeafOut::default(),
+    };
     for ((r, m), o) in rays
         .chunks(PACKET)
         .zip(masks.chunks(PACKET))
         .zip(out.chunks_mut(PACKET))
     {
-        trace_packet::<K, ANY>(a, r, m, o);
+        trace_packet::<K, ANY>(tlas, &mut w, &mut st, r, m, o);
     }
 }
 
@@ -575,11 +653,13 @@ impl Accel {
     /// [`Accel::any_hit_packet`] on a chosen path, as [`Accel::closest_hit_packet_isa`].
     pub fn any_hit_packet_isa(&self, isa: Isa, rays: &[Ray], masks: &[u32], out: &mut [bool]) {
         assert!(masks.len() == rays.len() && out.len() == rays.len());
-        let mut hits = [None; PACKET];
+        // Runs of packets per call, so the per-call set-up is paid once per run.
+        const RUN: usize = 32 * PACKET;
+        let mut hits = [None; RUN];
         for ((r, m), o) in rays
-            .chunks(PACKET)
-            .zip(masks.chunks(PACKET))
-            .zip(out.chunks_mut(PACKET))
+            .chunks(RUN)
+            .zip(masks.chunks(RUN))
+            .zip(out.chunks_mut(RUN))
         {
             self.packet_dispatch::<true>(isa, r, m, &mut hits[..r.len()]);
             for (o, h) in o.iter_mut().zip(&hits) {

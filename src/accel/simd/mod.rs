@@ -125,6 +125,40 @@ pub(crate) trait PacketKernel: Kernel {
 
     /// The rays whose entry distance `near[i]` is within `lim[i]`.
     unsafe fn within(near: &[f32; PACKET], lim: &[f32; PACKET]) -> u32;
+
+    /// Triangle-test constants of a packet whose rays share one shear frame (`kx, ky, kz`),
+    /// or `()` where the kernel has no packet leaf test.
+    type TPacket: Copy;
+
+    /// Prepares the rays `rays` of `r` (all of the frame of the lowest one) for
+    /// [`PacketKernel::leaf_packet`]; `None` when the kernel has no packet leaf test (the
+    /// walk then tests leaves ray by ray).
+    unsafe fn prep_tri_packet(r: &[TriRay; PACKET], rays: u32) -> Option<Self::TPacket>;
+
+    /// The watertight test of each of a block's triangles against the rays of `rays`, lane
+    /// by lane the operations of `TriRay::intersect`, ray `i` for `t` in `(0, lim[i]]`.
+    /// Returns per triangle (byte `l`) the rays that hit it, values in `out`, and per
+    /// triangle the rays for which an edge function is exactly zero: those pairs are left to
+    /// the scalar reference (its `f64` recomputation decides them).
+    unsafe fn leaf_packet(
+        b: &TriBlock,
+        p: &Self::TPacket,
+        lim: &[f32; PACKET],
+        rays: u32,
+        out: &mut PacketLeafOut,
+    ) -> (u32, u32);
+}
+
+/// Raw results of a packet leaf test: `[triangle][ray]`, as [`LeafOut`] per ray.
+#[repr(C, align(32))]
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct PacketLeafOut {
+    /// Ray parameter, the tree's units.
+    pub t: [[f32; PACKET]; LEAF_TRIS],
+    /// Weight of the second vertex.
+    pub b1: [[f32; PACKET]; LEAF_TRIS],
+    /// Weight of the third vertex.
+    pub b2: [[f32; PACKET]; LEAF_TRIS],
 }
 
 /// SSE's `maxps` rule: the second operand unless the first is greater (NaN or equal zeros give

@@ -1,7 +1,7 @@
 //! The portable path: plain scalar code per lane, the reference every SIMD path matches bit
 //! for bit. Used on CPUs (or targets) without SSE4.1.
 
-use super::{max_ps, min_ps, ChildRays, Kernel, LeafOut, PacketKernel, PacketRay};
+use super::{max_ps, min_ps, ChildRays, Kernel, LeafOut, PacketKernel, PacketLeafOut, PacketRay};
 use crate::accel::node::{Node8, NodeRay, TriBlock, LEAF_TRIS, PACKET, T_SCALE, WIDTH};
 use crate::accel::triangle::TriRay;
 use glam::Vec3;
@@ -89,6 +89,25 @@ impl PacketKernel for Portable {
             m |= ((near[j] <= lim[j]) as u32) << j;
         }
         m
+    }
+
+    type TPacket = ();
+
+    #[inline(always)]
+    unsafe fn prep_tri_packet(_: &[TriRay; PACKET], _: u32) -> Option<()> {
+        // Ray by ray: scalar code gains nothing from sharing the vertex loads.
+        None
+    }
+
+    #[inline(always)]
+    unsafe fn leaf_packet(
+        _: &TriBlock,
+        _: &(),
+        _: &[f32; PACKET],
+        _: u32,
+        _: &mut PacketLeafOut,
+    ) -> (u32, u32) {
+        (0, 0)
     }
 }
 

@@ -5,8 +5,8 @@
 
 use core::arch::x86_64::*;
 
-use super::{ChildRays, Kernel, LeafOut, PacketKernel, PacketRay};
-use crate::accel::node::{Node8, NodeRay, TriBlock, PACKET, T_SCALE, WIDTH};
+use super::{ChildRays, Kernel, LeafOut, PacketKernel, PacketLeafOut, PacketRay};
+use crate::accel::node::{Node8, NodeRay, TriBlock, LEAF_TRIS, PACKET, T_SCALE, WIDTH};
 use crate::accel::triangle::TriRay;
 
 /// SSE4.1 kernels.
@@ -378,6 +378,26 @@ impl PacketKernel for Sse41 {
         let hi = _mm_movemask_ps(_mm_cmple_ps(n[1], l[1]));
         (lo | (hi << 4)) as u32
     }
+
+    type TPacket = ();
+
+    #[inline(always)]
+    unsafe fn prep_tri_packet(_: &[TriRay; PACKET], _: u32) -> Option<()> {
+        // Ray by ray: two 4-wide halves per triangle would cost what one ray's 4-wide
+        // pass over the block costs.
+        None
+    }
+
+    #[inline(always)]
+    unsafe fn leaf_packet(
+        _: &TriBlock,
+        _: &(),
+        _: &[f32; PACKET],
+        _: u32,
+        _: &mut PacketLeafOut,
+    ) -> (u32, u32) {
+        (0, 0)
+    }
 }
 
 impl PacketKernel for Avx2 {
@@ -441,4 +461,127 @@ impl PacketKernel for Avx2 {
         let le = _mm256_cmp_ps::<_CMP_LE_OQ>(whole(near)[0], whole(lim)[0]);
         _mm256_movemask_ps(le) as u32
     }
+
+    type TPacket = TPacket8;
+
+    #[inline(always)]
+    unsafe fn prep_tri_packet(r: &[TriRay; PACKET], rays: u32) -> Option<TPacket8> {
+        let first = &r[rays.trailing_zeros() as usize];
+        let mut o = [[0.0f32; PACKET]; 3];
+        let mut sh = [[0.0f32; PACKET]; 3];
+        for (i, ri) in r.iter().enumerate() {
+            let src = if rays & (1 << i) != 0 { ri } else { first };
+            let so = src.o.to_array();
+            o[0][i] = so[src.kx];
+            o[1][i] = so[src.ky];
+            o[2][i] = so[src.kz];
+            sh[0][i] = src.sx;
+            sh[1][i] = src.sy;
+            sh[2][i] = src.sz;
+        }
+        Some(TPacket8 {
+            o: [whole(&o[0])[0], whole(&o[1])[0], whole(&o[2])[0]],
+            s: [whole(&sh[0])[0], whole(&sh[1])[0], whole(&sh[2])[0]],
+            k: [first.kx, first.ky, first.kz],
+        })
+    }
+
+    #[inline(always)]
+    unsafe fn leaf_packet(
+        b: &TriBlock,
+        p: &TPacket8,
+        lim: &[f32; PACKET],
+        rays: u32,
+        out: &mut PacketLeafOut,
+    ) -> (u32, u32) {
+        let zero = _mm256_setzero_ps();
+        let lims = _mm256_loadu_ps(lim.as_ptr());
+        let (mut hits, mut zeros) = (0u32, 0u32);
+        for l in 0..LEAF_TRIS {
+            // Lane i: `TriRay::intersect` of ray i with triangle l, operation for operation.
+            let (ax, ay, a_z) = vert_rays8(b, p, 0, l);
+            let (bx, by, b_z) = vert_rays8(b, p, 1, l);
+            let (cx, cy, c_z) = vert_rays8(b, p, 2, l);
+            let u = _mm256_sub_ps(_mm256_mul_ps(cx, by), _mm256_mul_ps(cy, bx));
+            let v = _mm256_sub_ps(_mm256_mul_ps(ax, cy), _mm256_mul_ps(ay, cx));
+            let w = _mm256_sub_ps(_mm256_mul_ps(bx, ay), _mm256_mul_ps(by, ax));
+            let z = _mm256_or_ps(
+                _mm256_or_ps(
+                    _mm256_cmp_ps::<_CMP_EQ_OQ>(u, zero),
+                    _mm256_cmp_ps::<_CMP_EQ_OQ>(v, zero),
+                ),
+                _mm256_cmp_ps::<_CMP_EQ_OQ>(w, zero),
+            );
+            let zm = _mm256_movemask_ps(z) as u32 & rays;
+            let neg = _mm256_or_ps(
+                _mm256_or_ps(
+                    _mm256_cmp_ps::<_CMP_LT_OQ>(u, zero),
+                    _mm256_cmp_ps::<_CMP_LT_OQ>(v, zero),
+                ),
+                _mm256_cmp_ps::<_CMP_LT_OQ>(w, zero),
+            );
+            let pos = _mm256_or_ps(
+                _mm256_or_ps(
+                    _mm256_cmp_ps::<_CMP_GT_OQ>(u, zero),
+                    _mm256_cmp_ps::<_CMP_GT_OQ>(v, zero),
+                ),
+                _mm256_cmp_ps::<_CMP_GT_OQ>(w, zero),
+            );
+            let det = _mm256_add_ps(_mm256_add_ps(u, v), w);
+            let abs = _mm256_andnot_ps(_mm256_set1_ps(-0.0), det);
+            let det_ok = _mm256_and_ps(
+                _mm256_cmp_ps::<_CMP_NEQ_UQ>(det, zero),
+                _mm256_cmp_ps::<_CMP_LT_OQ>(abs, _mm256_set1_ps(f32::INFINITY)),
+            );
+            let ok = _mm256_andnot_ps(_mm256_and_ps(neg, pos), det_ok);
+            let okm = _mm256_movemask_ps(ok) as u32 & rays & !zm;
+            zeros |= zm << (8 * l);
+            if okm == 0 {
+                continue;
+            }
+            let az = _mm256_mul_ps(p.s[2], a_z);
+            let bz = _mm256_mul_ps(p.s[2], b_z);
+            let cz = _mm256_mul_ps(p.s[2], c_z);
+            let ts = _mm256_add_ps(
+                _mm256_add_ps(_mm256_mul_ps(u, az), _mm256_mul_ps(v, bz)),
+                _mm256_mul_ps(w, cz),
+            );
+            let rcp = _mm256_div_ps(_mm256_set1_ps(1.0), det);
+            let t = _mm256_mul_ps(ts, rcp);
+            let t_ok = _mm256_and_ps(
+                _mm256_cmp_ps::<_CMP_GT_OQ>(t, zero),
+                _mm256_cmp_ps::<_CMP_LE_OQ>(t, lims),
+            );
+            let m = _mm256_movemask_ps(t_ok) as u32 & okm;
+            if m != 0 {
+                _mm256_store_ps(out.t[l].as_mut_ptr(), t);
+                _mm256_store_ps(out.b1[l].as_mut_ptr(), _mm256_mul_ps(v, rcp));
+                _mm256_store_ps(out.b2[l].as_mut_ptr(), _mm256_mul_ps(w, rcp));
+                hits |= m << (8 * l);
+            }
+        }
+        (hits, zeros)
+    }
+}
+
+/// Triangle-test constants of eight rays sharing one shear frame: per lane the ray's origin
+/// and shear constants in that frame's axis order.
+#[derive(Clone, Copy)]
+pub(crate) struct TPacket8 {
+    o: [__m256; 3],
+    s: [__m256; 3],
+    k: [usize; 3],
+}
+
+/// Vertex `j` of triangle `l` relative to each ray's origin and sheared, as `vert4` per ray.
+#[inline(always)]
+unsafe fn vert_rays8(b: &TriBlock, p: &TPacket8, j: usize, l: usize) -> (__m256, __m256, __m256) {
+    let x = _mm256_sub_ps(_mm256_set1_ps(b.v[j][p.k[0]][l]), p.o[0]);
+    let y = _mm256_sub_ps(_mm256_set1_ps(b.v[j][p.k[1]][l]), p.o[1]);
+    let z = _mm256_sub_ps(_mm256_set1_ps(b.v[j][p.k[2]][l]), p.o[2]);
+    (
+        _mm256_sub_ps(x, _mm256_mul_ps(p.s[0], z)),
+        _mm256_sub_ps(y, _mm256_mul_ps(p.s[1], z)),
+        z,
+    )
 }
