@@ -1,6 +1,8 @@
 //! Ray-throughput benchmark against the Embree anchor: the ray sets of the `rays` harness
-//! (`../shared/bench/rays`, see its README) traced one ray at a time through the public
-//! `Accel` API, single thread, validated against Embree's answers.
+//! (`../shared/bench/rays`, see its README) traced through the public `Accel` API, one ray at
+//! a time (`Accel::closest_hit` / `any_hit`) and in packets of eight consecutive rays of the
+//! set (`Accel::closest_hit_packet` / `any_hit_packet`), single thread, each validated
+//! against Embree's answers.
 //!
 //! ```sh
 //! PFX_RAYS_DATA=/path/to/rays/data taskset -c 1 cargo bench --bench rays
@@ -13,7 +15,7 @@
 //! identity `Instance` (mask 1; a mesh placed once is flattened), its build timed. Per ray set:
 //! a warm-up pass checked against `ref_*.npy` (closest hit within 1e-4 relative of Embree's t,
 //! both-miss agrees; occlusion flags equal; at most 0.01 % of the rays may disagree), then
-//! `REPS` timed passes. One JSON line per scene and set on stdout, with the harness's keys
+//! `REPS` timed passes, for each API. One JSON line per scene, set and API on stdout, with the harness's keys
 //! (`mrays` is the best pass). Exit status 1 on a malformed file or a failed validation.
 
 use std::path::{Path, PathBuf};
@@ -21,7 +23,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use glam::{Mat4, Vec3};
-use pfx_bake::accel::{Accel, Instance, TriangleMesh};
+use pfx_bake::accel::{Accel, Instance, TriangleMesh, PACKET_SIZE};
 use pfx_bake::geometry::Ray;
 
 const ALL_SCENES: &str = "bunny,soup,cornell_bunny,sphere,instances";
@@ -143,14 +145,36 @@ fn mismatches(shadow: bool, got: &[f32], reference: &[f32]) -> usize {
 }
 
 /// One pass over the rays: closest-hit t (+inf on a miss), or the occlusion flag as 0/1.
-fn trace(accel: &Accel, rays: &[Ray], out: &mut [f32], shadow: bool) -> f64 {
+/// `packet`: through the packet API, [`PACKET_SIZE`] consecutive rays at a time (the
+/// conversion of its results into `out` is timed too, as the single-ray loop's is).
+fn trace(accel: &Accel, rays: &[Ray], out: &mut [f32], shadow: bool, packet: bool) -> f64 {
+    let masks = [1u32; PACKET_SIZE];
     let t0 = Instant::now();
-    for (o, r) in out.iter_mut().zip(rays) {
-        *o = if shadow {
-            accel.any_hit(r, 1, |_| true) as u32 as f32
-        } else {
-            accel.closest_hit(r, 1).map_or(f32::INFINITY, |h| h.t)
-        };
+    if packet {
+        let mut hits = [None; PACKET_SIZE];
+        let mut any = [false; PACKET_SIZE];
+        for (o, r) in out.chunks_mut(PACKET_SIZE).zip(rays.chunks(PACKET_SIZE)) {
+            let n = r.len();
+            if shadow {
+                accel.any_hit_packet(r, &masks[..n], &mut any[..n]);
+                for (o, a) in o.iter_mut().zip(&any) {
+                    *o = *a as u32 as f32;
+                }
+            } else {
+                accel.closest_hit_packet(r, &masks[..n], &mut hits[..n]);
+                for (o, h) in o.iter_mut().zip(&hits) {
+                    *o = h.map_or(f32::INFINITY, |h| h.t);
+                }
+            }
+        }
+    } else {
+        for (o, r) in out.iter_mut().zip(rays) {
+            *o = if shadow {
+                accel.any_hit(r, 1, |_| true) as u32 as f32
+            } else {
+                accel.closest_hit(r, 1).map_or(f32::INFINITY, |h| h.t)
+            };
+        }
     }
     std::hint::black_box(&mut *out);
     t0.elapsed().as_secs_f64()
@@ -209,34 +233,43 @@ fn run_scene(dir: &Path, scene: &str, reps: usize) -> Result<bool, String> {
             .collect();
         drop(rv);
         let shadow = set == "shadow";
-        let mut out = vec![f32::NAN; n];
-        trace(&accel, &rays, &mut out, shadow); // warm-up, validated
-        let mismatch = mismatches(shadow, &out, &reference);
-        let ok = mismatch <= n / 10_000;
-        all_ok &= ok;
-        let mut ts: Vec<f64> = (0..reps)
-            .map(|_| trace(&accel, &rays, &mut out, shadow))
-            .collect();
-        ts.sort_by(f64::total_cmp);
-        let line = serde_json::json!({
-            "engine": "pfx-bake",
-            "api": if shadow { "Accel::any_hit" } else { "Accel::closest_hit" },
-            "scene": scene,
-            "set": set,
-            "threads": 1,
-            "n": n,
-            "reps": reps,
-            "mrays": round4(n as f64 / ts[0] / 1e6),
-            "mrays_median": round4(n as f64 / ts[ts.len() / 2] / 1e6),
-            "build_ms": round4(build_ms),
-            "triangles": nt,
-            "accel_bytes": accel_bytes,
-            "input_bytes": input_bytes,
-            "bytes_per_tri": round4(bytes_per_tri),
-            "mismatch": mismatch,
-            "ok": ok,
-        });
-        println!("{line}");
+        for packet in [false, true] {
+            let mut out = vec![f32::NAN; n];
+            trace(&accel, &rays, &mut out, shadow, packet); // warm-up, validated
+            let mismatch = mismatches(shadow, &out, &reference);
+            let ok = mismatch <= n / 10_000;
+            all_ok &= ok;
+            let mut ts: Vec<f64> = (0..reps)
+                .map(|_| trace(&accel, &rays, &mut out, shadow, packet))
+                .collect();
+            ts.sort_by(f64::total_cmp);
+            let api = match (shadow, packet) {
+                (false, false) => "Accel::closest_hit",
+                (true, false) => "Accel::any_hit",
+                (false, true) => "Accel::closest_hit_packet",
+                (true, true) => "Accel::any_hit_packet",
+            };
+            let line = serde_json::json!({
+                "engine": "pfx-bake",
+                "api": api,
+                "packet": if packet { PACKET_SIZE } else { 1 },
+                "scene": scene,
+                "set": set,
+                "threads": 1,
+                "n": n,
+                "reps": reps,
+                "mrays": round4(n as f64 / ts[0] / 1e6),
+                "mrays_median": round4(n as f64 / ts[ts.len() / 2] / 1e6),
+                "build_ms": round4(build_ms),
+                "triangles": nt,
+                "accel_bytes": accel_bytes,
+                "input_bytes": input_bytes,
+                "bytes_per_tri": round4(bytes_per_tri),
+                "mismatch": mismatch,
+                "ok": ok,
+            });
+            println!("{line}");
+        }
     }
     Ok(all_ok)
 }

@@ -17,6 +17,7 @@
 
 mod build;
 mod node;
+mod packet;
 mod simd;
 pub mod spheres;
 #[cfg(test)]
@@ -30,6 +31,7 @@ use rayon::prelude::*;
 use crate::geometry::Ray;
 use build::Aabb;
 use node::{Node8, TriBlock, LEAF_TRIS};
+pub use packet::PACKET_SIZE;
 
 /// One mesh's triangles, object space; kept once however many instances use it.
 #[derive(Clone, Debug, Default)]

@@ -12,6 +12,9 @@ pub(crate) const WIDTH: usize = 8;
 /// Triangles per leaf block.
 pub(crate) const LEAF_TRIS: usize = 4;
 
+/// Rays per packet of the packet queries (one AVX lane each).
+pub(crate) const PACKET: usize = 8;
+
 /// Bit set in a child reference that names a leaf (the low 31 bits index the tree's leaves).
 pub(crate) const LEAF: u32 = 1 << 31;
 

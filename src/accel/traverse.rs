@@ -18,15 +18,17 @@ use super::triangle::TriRay;
 use super::{normalise_pow2, Accel, Hit, Source};
 use crate::geometry::Ray;
 
-/// Walks `nodes` from the root, calling `leaf(index, t_lim)` for every leaf whose box the ray
+/// Walks `nodes` from `root` (0 for the whole tree; the packet walk hands a single ray over
+/// at an inner node), calling `leaf(index, t_lim)` for every leaf whose box the ray
 /// meets within `[0, t_lim·T_SCALE]`; `leaf` may lower `t_lim` and returns `true` to stop the
 /// walk (then `walk` returns `true`). Unless `ANY`, children are visited front to back.
 ///
 /// # Safety
 /// `K`'s instructions must be available (see the entry points).
 #[inline(always)]
-unsafe fn walk<K: Kernel, const ANY: bool, L: Visit>(
+pub(super) unsafe fn walk<K: Kernel, const ANY: bool, L: Visit>(
     nodes: &[Node8],
+    root: u32,
     r: &K::NRay,
     t_lim: &mut f32,
     leaf: &mut L,
@@ -36,7 +38,7 @@ unsafe fn walk<K: Kernel, const ANY: bool, L: Visit>(
     let mut stack = [MaybeUninit::<(u32, u32)>::uninit(); STACK];
     let mut sp = 0usize;
     let mut keys = [0u32; WIDTH];
-    let mut cur = 0u32;
+    let mut cur = root;
     loop {
         if cur & LEAF == 0 {
             let Some(n) = nodes.get(cur as usize) else {
@@ -91,7 +93,7 @@ unsafe fn walk<K: Kernel, const ANY: bool, L: Visit>(
 /// What a walk does at a leaf. A trait with `#[inline(always)]` methods rather than a closure:
 /// a closure is not guaranteed to be inlined, and one left out of line would be compiled
 /// without the entry point's target features (its intrinsics would become calls).
-trait Visit {
+pub(super) trait Visit {
     /// Visits leaf `leaf`; may lower `t_lim` (the walk's units); `true` stops the walk.
     ///
     /// # Safety
@@ -186,7 +188,7 @@ impl<K: Kernel, F: FnMut(&Hit) -> bool, const ANY: bool> Visit for Top<'_, '_, K
         };
         // Object t = scaled-world t / s_obj, exactly.
         let mut t_lim_o = *t_lim_w / s_obj;
-        let stop = walk::<K, ANY, _>(&blas.nodes, &local, &mut t_lim_o, &mut bottom);
+        let stop = walk::<K, ANY, _>(&blas.nodes, 0, &local, &mut t_lim_o, &mut bottom);
         *t_lim_w = bottom.t_lim_w;
         stop
     }
@@ -298,7 +300,7 @@ unsafe fn trace<K: Kernel, const ANY: bool, F: FnMut(&Hit) -> bool>(
         // test would only repeat the bottom root's.
         top.visit(0, &mut t_lim_w);
     } else {
-        walk::<K, ANY, _>(&tlas.nodes, &world, &mut t_lim_w, &mut top);
+        walk::<K, ANY, _>(&tlas.nodes, 0, &world, &mut t_lim_w, &mut top);
     }
     q.best
 }
@@ -360,7 +362,7 @@ pub(crate) fn leaves_met(nodes: &[Node8], o: [f32; 3], d: [f32; 3]) -> Vec<u32> 
     // SAFETY: portable kernels only.
     unsafe {
         let r = Portable::prep_node(&NodeRay::new(o, d));
-        walk::<Portable, true, _>(nodes, &r, &mut t_lim, &mut seen);
+        walk::<Portable, true, _>(nodes, 0, &r, &mut t_lim, &mut seen);
     }
     seen.0
 }

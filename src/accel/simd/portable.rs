@@ -1,8 +1,8 @@
 //! The portable path: plain scalar code per lane, the reference every SIMD path matches bit
 //! for bit. Used on CPUs (or targets) without SSE4.1.
 
-use super::{max_ps, min_ps, Kernel, LeafOut};
-use crate::accel::node::{Node8, NodeRay, TriBlock, LEAF_TRIS, T_SCALE, WIDTH};
+use super::{max_ps, min_ps, ChildRays, Kernel, LeafOut, PacketKernel, PacketLeafOut, PacketRay};
+use crate::accel::node::{Node8, NodeRay, TriBlock, LEAF_TRIS, PACKET, T_SCALE, WIDTH};
 use crate::accel::triangle::TriRay;
 use glam::Vec3;
 
@@ -45,6 +45,69 @@ impl Kernel for Portable {
     #[inline(always)]
     unsafe fn leaf(b: &TriBlock, r: &TriRay, t_lim: f32, out: &mut LeafOut) -> Option<u32> {
         Some(leaf_scalar(b, r, t_lim, out))
+    }
+}
+
+impl PacketKernel for Portable {
+    type PRay = PacketRay;
+
+    #[inline(always)]
+    unsafe fn prep_packet(p: &PacketRay) -> PacketRay {
+        *p
+    }
+
+    #[inline(always)]
+    unsafe fn node_packet(
+        n: &Node8,
+        r: &PacketRay,
+        lim: &[f32; PACKET],
+        active: u32,
+        near: &mut [[f32; PACKET]; WIDTH],
+    ) -> ChildRays {
+        let p = &n.planes;
+        let mut out = 0;
+        for c in 0..WIDTH {
+            let mut m = 0u64;
+            for j in 0..PACKET {
+                // Lane j of `Portable::node` for ray j, operation for operation.
+                let tn = |k: usize| (p[r.near[k]][c] - r.o[k][j]) * r.inv[k][j];
+                let tf = |k: usize| (p[r.far[k]][c] - r.o[k][j]) * r.inv_far[k][j];
+                let nr = max_ps(max_ps(tn(0), tn(1)), max_ps(tn(2), 0.0));
+                let fr = min_ps(min_ps(tf(0), tf(1)), min_ps(tf(2), lim[j]));
+                m |= ((nr <= fr) as u64) << j;
+                near[c][j] = nr;
+            }
+            out |= (m & active as u64) << (8 * c);
+        }
+        out
+    }
+
+    #[inline(always)]
+    unsafe fn within(near: &[f32; PACKET], lim: &[f32; PACKET]) -> u32 {
+        let mut m = 0;
+        for j in 0..PACKET {
+            m |= ((near[j] <= lim[j]) as u32) << j;
+        }
+        m
+    }
+
+    type TPacket = ();
+
+    #[inline(always)]
+    unsafe fn prep_tri_packet(_: &[TriRay; PACKET], _: u32) -> Option<()> {
+        // Ray by ray: scalar code gains nothing from sharing the vertex loads.
+        None
+    }
+
+    #[inline(always)]
+    unsafe fn leaf_packet(
+        _: &TriBlock,
+        _: &(),
+        _: &[f32; PACKET],
+        _: u32,
+        _: &mut PacketLeafOut,
+    ) -> (u32, u32) {
+        (0, 0)
     }
 }
 

@@ -5,8 +5,8 @@
 
 use core::arch::x86_64::*;
 
-use super::{Kernel, LeafOut};
-use crate::accel::node::{Node8, NodeRay, TriBlock, T_SCALE, WIDTH};
+use super::{ChildRays, Kernel, LeafOut, PacketKernel, PacketLeafOut, PacketRay};
+use crate::accel::node::{Node8, NodeRay, TriBlock, LEAF_TRIS, PACKET, T_SCALE, WIDTH};
 use crate::accel::triangle::TriRay;
 
 /// SSE4.1 kernels.
@@ -276,4 +276,312 @@ impl Kernel for Avx2 {
     unsafe fn leaf(b: &TriBlock, r: &TRay4, t_lim: f32, out: &mut LeafOut) -> Option<u32> {
         leaf4(b, r, t_lim, out)
     }
+}
+
+/// Packet constants: lanes are rays (two 4-wide halves for SSE4.1, one 8-wide register for
+/// AVX2; `W` registers of `V` per axis).
+#[derive(Clone, Copy)]
+pub(crate) struct PRay<V: Copy, const W: usize> {
+    o: [[V; W]; 3],
+    inv: [[V; W]; 3],
+    inv_far: [[V; W]; 3],
+    near: [usize; 3],
+    far: [usize; 3],
+}
+
+/// Slab distances `(plane − o)·inv` of one child against four rays.
+#[inline(always)]
+unsafe fn slab_rays4(plane: f32, o: __m128, inv: __m128) -> __m128 {
+    _mm_mul_ps(_mm_sub_ps(_mm_set1_ps(plane), o), inv)
+}
+
+/// Slab distances `(plane − o)·inv` of one child against eight rays.
+#[inline(always)]
+unsafe fn slab_rays8(plane: f32, o: __m256, inv: __m256) -> __m256 {
+    _mm256_mul_ps(_mm256_sub_ps(_mm256_set1_ps(plane), o), inv)
+}
+
+/// Four lanes of a packet row.
+#[inline(always)]
+unsafe fn halves(a: &[f32; PACKET]) -> [__m128; 2] {
+    [_mm_loadu_ps(a.as_ptr()), _mm_loadu_ps(a[4..].as_ptr())]
+}
+
+/// A packet row as one register.
+#[inline(always)]
+unsafe fn whole(a: &[f32; PACKET]) -> [__m256; 1] {
+    [_mm256_loadu_ps(a.as_ptr())]
+}
+
+impl PacketKernel for Sse41 {
+    type PRay = PRay<__m128, 2>;
+
+    #[inline(always)]
+    unsafe fn prep_packet(p: &PacketRay) -> Self::PRay {
+        PRay {
+            o: [halves(&p.o[0]), halves(&p.o[1]), halves(&p.o[2])],
+            inv: [halves(&p.inv[0]), halves(&p.inv[1]), halves(&p.inv[2])],
+            inv_far: [
+                halves(&p.inv_far[0]),
+                halves(&p.inv_far[1]),
+                halves(&p.inv_far[2]),
+            ],
+            near: p.near,
+            far: p.far,
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn node_packet(
+        n: &Node8,
+        r: &Self::PRay,
+        lim: &[f32; PACKET],
+        active: u32,
+        near: &mut [[f32; PACKET]; WIDTH],
+    ) -> ChildRays {
+        let p = &n.planes;
+        let zero = _mm_setzero_ps();
+        let lims = halves(lim);
+        let (nx, ny, nz) = (r.near[0], r.near[1], r.near[2]);
+        let (fx, fy, fz) = (r.far[0], r.far[1], r.far[2]);
+        let mut out = 0;
+        for c in 0..WIDTH {
+            let mut m = 0u32;
+            for h in 0..2 {
+                // Lane j: `Sse41::node`'s operations for ray j, in the same order.
+                let nr = _mm_max_ps(
+                    _mm_max_ps(
+                        slab_rays4(p[nx][c], r.o[0][h], r.inv[0][h]),
+                        slab_rays4(p[ny][c], r.o[1][h], r.inv[1][h]),
+                    ),
+                    _mm_max_ps(slab_rays4(p[nz][c], r.o[2][h], r.inv[2][h]), zero),
+                );
+                let fr = _mm_min_ps(
+                    _mm_min_ps(
+                        slab_rays4(p[fx][c], r.o[0][h], r.inv_far[0][h]),
+                        slab_rays4(p[fy][c], r.o[1][h], r.inv_far[1][h]),
+                    ),
+                    _mm_min_ps(slab_rays4(p[fz][c], r.o[2][h], r.inv_far[2][h]), lims[h]),
+                );
+                m |= (_mm_movemask_ps(_mm_cmple_ps(nr, fr)) as u32) << (4 * h);
+                _mm_storeu_ps(near[c][4 * h..].as_mut_ptr(), nr);
+            }
+            out |= ((m & active) as u64) << (8 * c);
+        }
+        out
+    }
+
+    #[inline(always)]
+    unsafe fn within(near: &[f32; PACKET], lim: &[f32; PACKET]) -> u32 {
+        let (n, l) = (halves(near), halves(lim));
+        let lo = _mm_movemask_ps(_mm_cmple_ps(n[0], l[0]));
+        let hi = _mm_movemask_ps(_mm_cmple_ps(n[1], l[1]));
+        (lo | (hi << 4)) as u32
+    }
+
+    type TPacket = ();
+
+    #[inline(always)]
+    unsafe fn prep_tri_packet(_: &[TriRay; PACKET], _: u32) -> Option<()> {
+        // Ray by ray: two 4-wide halves per triangle would cost what one ray's 4-wide
+        // pass over the block costs.
+        None
+    }
+
+    #[inline(always)]
+    unsafe fn leaf_packet(
+        _: &TriBlock,
+        _: &(),
+        _: &[f32; PACKET],
+        _: u32,
+        _: &mut PacketLeafOut,
+    ) -> (u32, u32) {
+        (0, 0)
+    }
+}
+
+impl PacketKernel for Avx2 {
+    type PRay = PRay<__m256, 1>;
+
+    #[inline(always)]
+    unsafe fn prep_packet(p: &PacketRay) -> Self::PRay {
+        PRay {
+            o: [whole(&p.o[0]), whole(&p.o[1]), whole(&p.o[2])],
+            inv: [whole(&p.inv[0]), whole(&p.inv[1]), whole(&p.inv[2])],
+            inv_far: [
+                whole(&p.inv_far[0]),
+                whole(&p.inv_far[1]),
+                whole(&p.inv_far[2]),
+            ],
+            near: p.near,
+            far: p.far,
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn node_packet(
+        n: &Node8,
+        r: &Self::PRay,
+        lim: &[f32; PACKET],
+        active: u32,
+        near: &mut [[f32; PACKET]; WIDTH],
+    ) -> ChildRays {
+        let p = &n.planes;
+        let zero = _mm256_setzero_ps();
+        let lims = _mm256_loadu_ps(lim.as_ptr());
+        let (nx, ny, nz) = (r.near[0], r.near[1], r.near[2]);
+        let (fx, fy, fz) = (r.far[0], r.far[1], r.far[2]);
+        let (o, inv, invf) = (&r.o, &r.inv, &r.inv_far);
+        let mut out = 0;
+        for c in 0..WIDTH {
+            // Lane j: `Avx2::node`'s operations for ray j, in the same order.
+            let nr = _mm256_max_ps(
+                _mm256_max_ps(
+                    slab_rays8(p[nx][c], o[0][0], inv[0][0]),
+                    slab_rays8(p[ny][c], o[1][0], inv[1][0]),
+                ),
+                _mm256_max_ps(slab_rays8(p[nz][c], o[2][0], inv[2][0]), zero),
+            );
+            let fr = _mm256_min_ps(
+                _mm256_min_ps(
+                    slab_rays8(p[fx][c], o[0][0], invf[0][0]),
+                    slab_rays8(p[fy][c], o[1][0], invf[1][0]),
+                ),
+                _mm256_min_ps(slab_rays8(p[fz][c], o[2][0], invf[2][0]), lims),
+            );
+            let m = _mm256_movemask_ps(_mm256_cmp_ps::<_CMP_LE_OQ>(nr, fr)) as u32;
+            _mm256_storeu_ps(near[c].as_mut_ptr(), nr);
+            out |= ((m & active) as u64) << (8 * c);
+        }
+        out
+    }
+
+    #[inline(always)]
+    unsafe fn within(near: &[f32; PACKET], lim: &[f32; PACKET]) -> u32 {
+        let le = _mm256_cmp_ps::<_CMP_LE_OQ>(whole(near)[0], whole(lim)[0]);
+        _mm256_movemask_ps(le) as u32
+    }
+
+    type TPacket = TPacket8;
+
+    #[inline(always)]
+    unsafe fn prep_tri_packet(r: &[TriRay; PACKET], rays: u32) -> Option<TPacket8> {
+        let first = &r[rays.trailing_zeros() as usize];
+        let mut o = [[0.0f32; PACKET]; 3];
+        let mut sh = [[0.0f32; PACKET]; 3];
+        for (i, ri) in r.iter().enumerate() {
+            let src = if rays & (1 << i) != 0 { ri } else { first };
+            let so = src.o.to_array();
+            o[0][i] = so[src.kx];
+            o[1][i] = so[src.ky];
+            o[2][i] = so[src.kz];
+            sh[0][i] = src.sx;
+            sh[1][i] = src.sy;
+            sh[2][i] = src.sz;
+        }
+        Some(TPacket8 {
+            o: [whole(&o[0])[0], whole(&o[1])[0], whole(&o[2])[0]],
+            s: [whole(&sh[0])[0], whole(&sh[1])[0], whole(&sh[2])[0]],
+            k: [first.kx, first.ky, first.kz],
+        })
+    }
+
+    #[inline(always)]
+    unsafe fn leaf_packet(
+        b: &TriBlock,
+        p: &TPacket8,
+        lim: &[f32; PACKET],
+        rays: u32,
+        out: &mut PacketLeafOut,
+    ) -> (u32, u32) {
+        let zero = _mm256_setzero_ps();
+        let lims = _mm256_loadu_ps(lim.as_ptr());
+        let (mut hits, mut zeros) = (0u32, 0u32);
+        for l in 0..LEAF_TRIS {
+            // Lane i: `TriRay::intersect` of ray i with triangle l, operation for operation.
+            let (ax, ay, a_z) = vert_rays8(b, p, 0, l);
+            let (bx, by, b_z) = vert_rays8(b, p, 1, l);
+            let (cx, cy, c_z) = vert_rays8(b, p, 2, l);
+            let u = _mm256_sub_ps(_mm256_mul_ps(cx, by), _mm256_mul_ps(cy, bx));
+            let v = _mm256_sub_ps(_mm256_mul_ps(ax, cy), _mm256_mul_ps(ay, cx));
+            let w = _mm256_sub_ps(_mm256_mul_ps(bx, ay), _mm256_mul_ps(by, ax));
+            let z = _mm256_or_ps(
+                _mm256_or_ps(
+                    _mm256_cmp_ps::<_CMP_EQ_OQ>(u, zero),
+                    _mm256_cmp_ps::<_CMP_EQ_OQ>(v, zero),
+                ),
+                _mm256_cmp_ps::<_CMP_EQ_OQ>(w, zero),
+            );
+            let zm = _mm256_movemask_ps(z) as u32 & rays;
+            let neg = _mm256_or_ps(
+                _mm256_or_ps(
+                    _mm256_cmp_ps::<_CMP_LT_OQ>(u, zero),
+                    _mm256_cmp_ps::<_CMP_LT_OQ>(v, zero),
+                ),
+                _mm256_cmp_ps::<_CMP_LT_OQ>(w, zero),
+            );
+            let pos = _mm256_or_ps(
+                _mm256_or_ps(
+                    _mm256_cmp_ps::<_CMP_GT_OQ>(u, zero),
+                    _mm256_cmp_ps::<_CMP_GT_OQ>(v, zero),
+                ),
+                _mm256_cmp_ps::<_CMP_GT_OQ>(w, zero),
+            );
+            let det = _mm256_add_ps(_mm256_add_ps(u, v), w);
+            let abs = _mm256_andnot_ps(_mm256_set1_ps(-0.0), det);
+            let det_ok = _mm256_and_ps(
+                _mm256_cmp_ps::<_CMP_NEQ_UQ>(det, zero),
+                _mm256_cmp_ps::<_CMP_LT_OQ>(abs, _mm256_set1_ps(f32::INFINITY)),
+            );
+            let ok = _mm256_andnot_ps(_mm256_and_ps(neg, pos), det_ok);
+            let okm = _mm256_movemask_ps(ok) as u32 & rays & !zm;
+            zeros |= zm << (8 * l);
+            if okm == 0 {
+                continue;
+            }
+            let az = _mm256_mul_ps(p.s[2], a_z);
+            let bz = _mm256_mul_ps(p.s[2], b_z);
+            let cz = _mm256_mul_ps(p.s[2], c_z);
+            let ts = _mm256_add_ps(
+                _mm256_add_ps(_mm256_mul_ps(u, az), _mm256_mul_ps(v, bz)),
+                _mm256_mul_ps(w, cz),
+            );
+            let rcp = _mm256_div_ps(_mm256_set1_ps(1.0), det);
+            let t = _mm256_mul_ps(ts, rcp);
+            let t_ok = _mm256_and_ps(
+                _mm256_cmp_ps::<_CMP_GT_OQ>(t, zero),
+                _mm256_cmp_ps::<_CMP_LE_OQ>(t, lims),
+            );
+            let m = _mm256_movemask_ps(t_ok) as u32 & okm;
+            if m != 0 {
+                _mm256_store_ps(out.t[l].as_mut_ptr(), t);
+                _mm256_store_ps(out.b1[l].as_mut_ptr(), _mm256_mul_ps(v, rcp));
+                _mm256_store_ps(out.b2[l].as_mut_ptr(), _mm256_mul_ps(w, rcp));
+                hits |= m << (8 * l);
+            }
+        }
+        (hits, zeros)
+    }
+}
+
+/// Triangle-test constants of eight rays sharing one shear frame: per lane the ray's origin
+/// and shear constants in that frame's axis order.
+#[derive(Clone, Copy)]
+pub(crate) struct TPacket8 {
+    o: [__m256; 3],
+    s: [__m256; 3],
+    k: [usize; 3],
+}
+
+/// Vertex `j` of triangle `l` relative to each ray's origin and sheared, as `vert4` per ray.
+#[inline(always)]
+unsafe fn vert_rays8(b: &TriBlock, p: &TPacket8, j: usize, l: usize) -> (__m256, __m256, __m256) {
+    let x = _mm256_sub_ps(_mm256_set1_ps(b.v[j][p.k[0]][l]), p.o[0]);
+    let y = _mm256_sub_ps(_mm256_set1_ps(b.v[j][p.k[1]][l]), p.o[1]);
+    let z = _mm256_sub_ps(_mm256_set1_ps(b.v[j][p.k[2]][l]), p.o[2]);
+    (
+        _mm256_sub_ps(x, _mm256_mul_ps(p.s[0], z)),
+        _mm256_sub_ps(y, _mm256_mul_ps(p.s[1], z)),
+        z,
+    )
 }

@@ -3,7 +3,7 @@
 use super::*;
 
 /// Bits of a hit, for exact comparisons.
-fn key(h: Option<Hit>) -> Option<(u32, u32, u32, u32, u32)> {
+pub(super) fn key(h: Option<Hit>) -> Option<(u32, u32, u32, u32, u32)> {
     h.map(|h| {
         (
             h.t.to_bits(),
@@ -17,7 +17,7 @@ fn key(h: Option<Hit>) -> Option<(u32, u32, u32, u32, u32)> {
 
 /// A scene with shared edges (a closed icosphere placed twice, so instanced), a flattened
 /// soup and a flattened icosphere, and an axis-aligned square (rays along its edges).
-fn isa_scene() -> (Accel, TriangleMesh) {
+pub(super) fn isa_scene() -> (Accel, TriangleMesh) {
     let sphere = icosphere(4);
     let q = glam::Quat::from_euler(glam::EulerRot::ZYX, 0.3, -1.2, 0.7);
     let accel = Accel::build(
@@ -52,7 +52,7 @@ fn isa_scene() -> (Accel, TriangleMesh) {
 /// Rays of every kind for the exactness tests: random, aimed exactly at shared edges and
 /// vertices of the sphere (and of its rotated copy), axis-aligned (zero direction components,
 /// along the square's edges), short and bounded.
-fn isa_rays(sphere: &TriangleMesh, n: u64) -> Vec<Ray> {
+pub(super) fn isa_rays(sphere: &TriangleMesh, n: u64) -> Vec<Ray> {
     let q = glam::Quat::from_euler(glam::EulerRot::ZYX, 0.3, -1.2, 0.7);
     let m1 = Mat4::from_scale_rotation_translation(Vec3::splat(0.7), q, Vec3::new(2.5, 0.5, 0.0));
     let mut rays = Vec::new();

@@ -1,9 +1,11 @@
 //! The module's tests (run with opt-level 3, see Cargo.toml's test profile); the exactness
-//! tests (every path, brute force, ties, degenerate builds) are in `exact.rs`.
+//! tests (every path, brute force, ties, degenerate builds) are in `exact.rs`, the packet
+//! queries against the single-ray ones in `packet.rs`.
 use super::*;
 use std::collections::BTreeMap;
 
 mod exact;
+mod packet;
 
 /// SplitMix64 of a counter: deterministic, stateless random bits.
 fn hash(x: u64) -> u64 {
