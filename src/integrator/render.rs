@@ -179,9 +179,14 @@ pub fn render_plan_with(
                     if from == 0 {
                         let centre =
                             camera.ray(Vec2::new(x as f32 + 0.5, y as f32 + 0.5), Vec2::splat(0.5));
-                        let depth = tracer
-                            .first_drawn_t(&centre)
-                            .map(|t| camera.depth(centre.at(t)));
+                        // Clamped to the camera's range: a point beyond `far` is as far
+                        // as the sky, one nearer than `near` at the near plane, where a
+                        // rasteriser's clip planes put whatever is drawn over the plate.
+                        let depth = tracer.first_drawn_t(&centre).map(|t| {
+                            camera
+                                .depth(centre.at(t))
+                                .clamp(camera.near, camera.far.max(camera.near))
+                        });
                         state.film.set_depth(pixel, depth);
                     }
                     if checkpoint
