@@ -24,6 +24,14 @@ fn bake(args: &[&str]) -> Output {
         .expect("bake runs")
 }
 
+/// Bakes the Cornell box into `out` with `args` after the scene and `--out`.
+fn bake_cornell(out: &Path, args: &[&str]) -> Output {
+    let mut all = vec![cornell().to_str().unwrap().to_owned(), "--out".into()];
+    all.push(out.to_str().unwrap().to_owned());
+    all.extend(args.iter().map(|a| a.to_string()));
+    bake(&all.iter().map(String::as_str).collect::<Vec<_>>())
+}
+
 fn settings(spp: u32) -> Settings {
     Settings {
         spp,
@@ -130,22 +138,22 @@ fn adaptive_bakes_write_the_counts_and_the_same_bytes_for_any_thread_count() {
     let tmp = tempfile::tempdir().unwrap();
     let dirs = [tmp.path().join("a"), tmp.path().join("b")];
     for (out, threads) in dirs.iter().zip(["1", "2"]) {
-        let o = bake(&[
-            cornell().to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "--size",
-            "32x20",
-            "--spp",
-            "48",
-            "--noise-threshold",
-            "0.04",
-            "--min-spp",
-            "8",
-            "--threads",
-            threads,
-            "--quiet",
-        ]);
+        let o = bake_cornell(
+            out,
+            &[
+                "--size",
+                "32x20",
+                "--spp",
+                "48",
+                "--noise-threshold",
+                "0.04",
+                "--min-spp",
+                "8",
+                "--threads",
+                threads,
+                "--quiet",
+            ],
+        );
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     }
     for f in [
@@ -185,20 +193,20 @@ fn adaptive_bakes_write_the_counts_and_the_same_bytes_for_any_thread_count() {
 fn a_time_limit_finishes_the_pass_and_says_so() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("p");
-    let o = bake(&[
-        cornell().to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--size",
-        "16x16",
-        "--spp",
-        "64",
-        "--min-spp",
-        "4",
-        "--time-limit",
-        "0.000001",
-        "--json",
-    ]);
+    let o = bake_cornell(
+        &out,
+        &[
+            "--size",
+            "16x16",
+            "--spp",
+            "64",
+            "--min-spp",
+            "4",
+            "--time-limit",
+            "0.000001",
+            "--json",
+        ],
+    );
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     // The first pass always completes: every pixel has exactly min_spp samples.
     let n = read_samples(&out.join("samples.exr"));
@@ -216,16 +224,7 @@ fn a_time_limit_finishes_the_pass_and_says_so() {
 fn a_uniform_bake_writes_no_sample_counts() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("p");
-    let o = bake(&[
-        cornell().to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--size",
-        "8x8",
-        "--spp",
-        "2",
-        "--quiet",
-    ]);
+    let o = bake_cornell(&out, &["--size", "8x8", "--spp", "2", "--quiet"]);
     assert!(o.status.success());
     assert!(!out.join("samples.exr").exists());
     let m = manifest(&out);
@@ -249,16 +248,8 @@ fn unusable_plans_are_usage_errors_and_write_nothing() {
             "is more than --spp 64",
         ),
     ] {
-        let mut a = vec![
-            cornell().to_str().unwrap().to_owned(),
-            "--out".into(),
-            out.to_str().unwrap().to_owned(),
-            "--size".into(),
-            "8x8".into(),
-        ];
-        a.extend(args.iter().map(|s| s.to_string()));
-        let a: Vec<&str> = a.iter().map(String::as_str).collect();
-        let o = bake(&a);
+        let a: Vec<&str> = ["--size", "8x8"].iter().chain(args).copied().collect();
+        let o = bake_cornell(&out, &a);
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
         assert!(err.contains(says), "{args:?}: {err}");

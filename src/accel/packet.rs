@@ -20,7 +20,7 @@ use super::node::{below, Node8, NodeRay, LEAF, PACKET, STACK, T_SCALE, WIDTH};
 use super::node::{TriBlock, LEAF_TRIS};
 use super::simd::portable::{leaf_scalar, Portable};
 use super::simd::{Kernel, LeafOut, PacketKernel, PacketLeafOut, PacketRay};
-use super::traverse::{walk, Visit};
+use super::traverse::{beats, origin, walk, Visit};
 use super::triangle::TriRay;
 use super::{normalise_pow2, Accel, Blas, Hit, Isa, Source};
 use crate::geometry::Ray;
@@ -373,27 +373,11 @@ impl<K: PacketKernel, const ANY: bool> Bottom<'_, '_, K, ANY> {
             if !(t_ws > 0.0 && t_ws <= st.t_lim_w[i] && t > 0.0 && t < w.rays[i].t_max) {
                 continue;
             }
-            let local_prim = b.prim[l];
-            let (instance, prim) = match self.source {
-                Source::Instance(i) => (i, local_prim),
-                Source::Merged(g) => match w
-                    .accel
-                    .origins
-                    .get(g as usize)
-                    .and_then(|o| o.get(local_prim as usize))
-                {
-                    Some(&o) => o,
-                    None => continue,
-                },
+            let Some((instance, prim)) = origin(w.accel, self.source, b.prim[l]) else {
+                continue;
             };
-            if !ANY {
-                if let Some(bh) = &st.best[i] {
-                    if !(t_ws < st.best_ws[i]
-                        || (t_ws == st.best_ws[i] && (instance, prim) < (bh.instance, bh.prim)))
-                    {
-                        continue;
-                    }
-                }
+            if !ANY && !beats(t_ws, (instance, prim), st.best_ws[i], st.best[i].as_ref()) {
+                continue;
             }
             st.best[i] = Some(Hit {
                 t,

@@ -214,29 +214,11 @@ impl<K: Kernel, F: FnMut(&Hit) -> bool, const ANY: bool> Visit for Bottom<'_, '_
             if !(t_ws > 0.0 && t_ws <= self.t_lim_w && t > 0.0 && t < q.ray.t_max) {
                 continue;
             }
-            let local_prim = b.prim[i];
-            let (instance, prim) = match self.source {
-                Source::Instance(i) => (i, local_prim),
-                Source::Merged(g) => match q
-                    .accel
-                    .origins
-                    .get(g as usize)
-                    .and_then(|o| o.get(local_prim as usize))
-                {
-                    Some(&o) => o,
-                    None => continue,
-                },
+            let Some((instance, prim)) = origin(q.accel, self.source, b.prim[i]) else {
+                continue;
             };
-            // The tie-break: equal t goes to the lower (instance, prim), whatever order the
-            // walk met them in.
-            if !ANY {
-                if let Some(bh) = &q.best {
-                    if !(t_ws < q.best_ws
-                        || (t_ws == q.best_ws && (instance, prim) < (bh.instance, bh.prim)))
-                    {
-                        continue;
-                    }
-                }
+            if !ANY && !beats(t_ws, (instance, prim), q.best_ws, q.best.as_ref()) {
+                continue;
             }
             let hit = Hit {
                 t,
@@ -258,6 +240,28 @@ impl<K: Kernel, F: FnMut(&Hit) -> bool, const ANY: bool> Visit for Bottom<'_, '_
         }
         false
     }
+}
+
+/// The (instance, triangle) a leaf's triangle `local_prim` reports: the instance's own, or
+/// for a merged group the one it was flattened from (`None` for a broken index).
+#[inline(always)]
+pub(super) fn origin(a: &Accel, source: Source, local_prim: u32) -> Option<(u32, u32)> {
+    match source {
+        Source::Instance(i) => Some((i, local_prim)),
+        Source::Merged(g) => a
+            .origins
+            .get(g as usize)
+            .and_then(|o| o.get(local_prim as usize))
+            .copied(),
+    }
+}
+
+/// The tie-break, the one rule every path and packet applies: a candidate at scaled-world
+/// `t_ws` replaces the best hit so far (at `best_ws`) when it is nearer, or as near with a
+/// lower (instance, prim), whatever order the walk met them in.
+#[inline(always)]
+pub(super) fn beats(t_ws: f32, id: (u32, u32), best_ws: f32, best: Option<&Hit>) -> bool {
+    best.is_none_or(|bh| t_ws < best_ws || (t_ws == best_ws && id < (bh.instance, bh.prim)))
 }
 
 /// The two-level query. `ANY` stops at the first accepted hit.
