@@ -11,7 +11,8 @@
 //! `PFX_RAYS_DATA` names the folder `run.sh data` wrote (`<scene>/verts.npy`, `indices.npy`,
 //! `rays_{primary,secondary,shadow}.npy`, `ref_*.npy`); unset or missing, the bench says it
 //! skipped and exits 0. `SCENES` (comma list, default all five) and `REPS` (timed passes,
-//! default 5) as in the harness. Per scene: one `Accel` from one `TriangleMesh` and one
+//! default 5) as in the harness; `SETS` (comma list of `primary`, `secondary`, `shadow`) and
+//! `APIS` (`single`, `packet`) narrow a run, e.g. to profile one set under callgrind. Per scene: one `Accel` from one `TriangleMesh` and one
 //! identity `Instance` (mask 1; a mesh placed once is flattened), its build timed. Per ray set:
 //! a warm-up pass checked against `ref_*.npy` (closest hit within 1e-4 relative of Embree's t,
 //! both-miss agrees; occlusion flags equal; at most 0.01 % of the rays may disagree), then
@@ -208,7 +209,10 @@ fn run_scene(dir: &Path, scene: &str, reps: usize) -> Result<bool, String> {
          ({input_bytes} of them the mesh as given), {bytes_per_tri:.1} bytes/triangle besides"
     );
     let mut all_ok = true;
-    for set in SETS {
+    let wanted = |var: &str, name: &str| {
+        std::env::var(var).map_or(true, |v| v.split(',').any(|s| s.trim() == name))
+    };
+    for set in SETS.into_iter().filter(|s| wanted("SETS", s)) {
         let (rw, n) = read_2d(&d.join(format!("rays_{set}.npy")), "<f4", Some(8))?;
         let rv = floats(rw);
         let (refw, nref) = read_2d(&d.join(format!("ref_{set}.npy")), "<f4", None)?;
@@ -233,7 +237,11 @@ fn run_scene(dir: &Path, scene: &str, reps: usize) -> Result<bool, String> {
             .collect();
         drop(rv);
         let shadow = set == "shadow";
-        for packet in [false, true] {
+        let apis = [false, true];
+        for packet in apis
+            .into_iter()
+            .filter(|&p| wanted("APIS", if p { "packet" } else { "single" }))
+        {
             let mut out = vec![f32::NAN; n];
             trace(&accel, &rays, &mut out, shadow, packet); // warm-up, validated
             let mismatch = mismatches(shadow, &out, &reference);

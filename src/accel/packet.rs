@@ -19,7 +19,7 @@ use glam::Vec3;
 use super::node::{below, Node8, NodeRay, LEAF, PACKET, STACK, T_SCALE, WIDTH};
 use super::node::{TriBlock, LEAF_TRIS};
 use super::simd::portable::{leaf_scalar, Portable};
-use super::simd::{Kernel, LeafOut, PacketKernel, PacketLeafOut, PacketRay};
+use super::simd::{nonzero_bytes, Kernel, LeafOut, PacketKernel, PacketLeafOut, PacketRay};
 use super::traverse::{beats, origin, walk, Visit};
 use super::triangle::TriRay;
 use super::{normalise_pow2, Accel, Blas, Hit, Isa, Source};
@@ -63,16 +63,6 @@ impl<V: PVisit> Visit for One<'_, '_, V> {
 #[inline(always)]
 fn widened(lims: &[f32; PACKET]) -> [f32; PACKET] {
     lims.map(|t| t * T_SCALE)
-}
-
-/// Bit `c` set where byte `c` of `x` is not zero.
-#[inline(always)]
-fn nonzero_bytes(x: u64) -> u32 {
-    let b = x | (x >> 4);
-    let b = b | (b >> 2);
-    let b = (b | (b >> 1)) & 0x0101_0101_0101_0101;
-    // Gathers each byte's low bit into the top byte (bit c from byte c).
-    (b.wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32
 }
 
 /// A stack entry of the packet walk: the node, the rays that met it, and its sort key (the
@@ -186,30 +176,6 @@ unsafe fn walk_packet<K: PacketKernel, const ANY: bool, V: PVisit>(
     }
 }
 
-/// The octant of a prepared ray (bit `k`: the direction is negative on axis `k`) and its
-/// shear frame's axis `kz` (the frame's other axes follow from `kz` and the octant).
-#[inline(always)]
-fn frame(r: &NodeRay, t: &TriRay) -> usize {
-    (r.near[0] & 1) | (r.near[1] & 1) << 1 | (r.near[2] & 1) << 2 | t.kz << 3
-}
-
-/// The rays of `rays` in the octant and shear frame of the lowest one: one packet's worth.
-#[inline(always)]
-fn same_frame(r: &[NodeRay; PACKET], t: &[TriRay; PACKET], rays: u32) -> u32 {
-    let lo = rays.trailing_zeros() as usize;
-    let f = frame(&r[lo], &t[lo]);
-    let mut g = 0;
-    let mut m = rays;
-    while m != 0 {
-        let i = m.trailing_zeros() as usize;
-        m &= m - 1;
-        if frame(&r[i], &t[i]) == f {
-            g |= 1 << i;
-        }
-    }
-    g
-}
-
 /// Per-ray constants of a packet query, fixed while it runs.
 struct World<'a, K: Kernel> {
     accel: &'a Accel,
@@ -221,6 +187,8 @@ struct World<'a, K: Kernel> {
     nr: [NodeRay; PACKET],
     tri: [TriRay; PACKET],
     tri_k: [K::TRay; PACKET],
+    /// The same rays as structure of arrays, for the packet tests.
+    lanes: PacketRay,
 }
 
 /// Per-ray results of a packet query.
@@ -302,9 +270,9 @@ impl<K: PacketKernel, const ANY: bool> PVisit for Top<'_, '_, K, ANY> {
                 walk_packet::<K, ANY, _>(&blas.nodes, self.pr, &w.nr, &mut lims_o, m, &mut bottom);
         } else {
             // Each ray moved to object space as the single-ray query moves it.
-            let (mut nr, mut tri, mut tri_k) = (w.nr, w.tri, w.tri_k);
+            let (mut nr, mut tri, mut tri_k, mut lanes) = (w.nr, w.tri, w.tri_k, w.lanes);
             let mut s_obj = [1.0; PACKET];
-            let mut ok = 0;
+            let mut ok = 0u32;
             let mut r = m;
             while r != 0 {
                 let i = r.trailing_zeros() as usize;
@@ -321,15 +289,17 @@ impl<K: PacketKernel, const ANY: bool> PVisit for Top<'_, '_, K, ANY> {
                 tri[i] = TriRay::new(o, od);
                 tri_k[i] = K::prep_tri(&tri[i]);
                 nr[i] = NodeRay::new(o.to_array(), od.to_array());
+                lanes.set(i, &nr[i], &tri[i]);
                 s_obj[i] = s;
                 ok |= 1 << i;
             }
             // Object-space octants may differ from the world ones: one packet per octant.
             while ok != 0 {
-                let g = same_frame(&nr, &tri, ok);
+                let lo = ok.trailing_zeros() as usize;
+                let g = lanes.group(ok, &nr[lo]);
                 ok &= !g;
-                let pr = K::prep_packet(&PacketRay::new(&nr, g));
-                let tp = K::prep_tri_packet(&tri, g);
+                let pr = K::prep_packet(&lanes);
+                let tp = K::prep_tri_packet(&lanes, &tri[lo]);
                 let mut lims_o = [0.0; PACKET];
                 for i in 0..PACKET {
                     lims_o[i] = self.st.t_lim_w[i] / s_obj[i];
@@ -499,6 +469,7 @@ unsafe fn trace_packet<'a, K: PacketKernel, const ANY: bool>(
         w.nr[i] = NodeRay::new(r.o.to_array(), d.to_array());
         w.tri[i] = TriRay::new(r.o, d);
         w.tri_k[i] = K::prep_tri(&w.tri[i]);
+        w.lanes.set(i, &w.nr[i], &w.tri[i]);
         // Inclusive limit in scaled-world units (exact: s is a power of two).
         lims_w[i] = below(r.t_max / s);
         valid |= 1 << i;
@@ -507,14 +478,16 @@ unsafe fn trace_packet<'a, K: PacketKernel, const ANY: bool>(
     st.best_ws = [f32::INFINITY; PACKET];
     st.t_lim_w = lims_w;
     while valid != 0 {
-        let g = same_frame(&w.nr, &w.tri, valid);
+        let lo = valid.trailing_zeros() as usize;
+        let g = w.lanes.group(valid, &w.nr[lo]);
         valid &= !g;
-        let pr = K::prep_packet(&PacketRay::new(&w.nr, g));
+        let pr = K::prep_packet(&w.lanes);
+        let tp = K::prep_tri_packet(&w.lanes, &w.tri[lo]);
         let mut top = Top::<K, ANY> {
             w: &*w,
             st: &mut *st,
             pr: &pr,
-            tp: K::prep_tri_packet(&w.tri, g),
+            tp,
         };
         if tlas.leaf_inst.len() == 1 {
             // One top-level leaf: its box test would only repeat the bottom root's.
@@ -553,6 +526,7 @@ unsafe fn trace_stream<K: PacketKernel, const ANY: bool>(
         nr: [NodeRay::new([0.0; 3], [1.0; 3]); PACKET],
         tri: [dummy; PACKET],
         tri_k: [K::prep_tri(&dummy); PACKET],
+        lanes: PacketRay::EMPTY,
     };
     let mut st = State {
         best: [None; PACKET],

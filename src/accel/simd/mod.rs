@@ -52,10 +52,11 @@ pub(crate) trait Kernel {
     unsafe fn leaf(b: &TriBlock, r: &Self::TRay, t_lim: f32, out: &mut LeafOut) -> Option<u32>;
 }
 
-/// Up to [`PACKET`] rays of one octant prepared for box tests, structure of arrays: lane `i`
-/// holds exactly the constants [`NodeRay::new`] computes for ray `i`, so a packet test
-/// performs, per lane, the operations of the single-ray test on the same values. Lanes of no
-/// ray hold a copy of a real ray (their results are masked off).
+/// Up to [`PACKET`] rays prepared for box tests, structure of arrays: lane `i` holds exactly
+/// the constants [`NodeRay::new`] computes for ray `i`, so a packet test performs, per lane,
+/// the operations of the single-ray test on the same values. A test takes the rays of one
+/// octant (the plane rows `near` / `far` are theirs); the other lanes hold other rays (or the
+/// initial values) and every result of theirs is masked off.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct PacketRay {
     /// Origins per axis, the tree's space.
@@ -64,35 +65,74 @@ pub(crate) struct PacketRay {
     pub inv: [[f32; PACKET]; 3],
     /// `inv · T_SCALE` per axis (see [`NodeRay::inv_far`]).
     pub inv_far: [[f32; PACKET]; 3],
-    /// Entry plane row per axis, shared by every ray of the packet (one octant).
+    /// Entry plane row per axis, shared by every ray a test takes (one octant).
     pub near: [usize; 3],
     /// Exit plane row per axis.
     pub far: [usize; 3],
+    /// Triangle-test constants per lane in that ray's own shear frame: origin along
+    /// `(kx, ky, kz)`.
+    pub tri_o: [[f32; PACKET]; 3],
+    /// Shear constants `(sx, sy, sz)` per lane.
+    pub tri_s: [[f32; PACKET]; 3],
+    /// Per lane: octant bits (bit `k`: negative direction on axis `k`) and `kz << 3`, the
+    /// grouping key of a packet test.
+    pub frame: [u8; PACKET],
 }
 
 impl PacketRay {
-    /// The packet of the rays `rays` (a non-empty mask over `r`) of `r`, which must all share
-    /// the octant of the lowest one.
+    /// Lanes of no ray yet: finite values, frame 0.
+    pub(crate) const EMPTY: PacketRay = PacketRay {
+        o: [[0.0; PACKET]; 3],
+        inv: [[1.0; PACKET]; 3],
+        inv_far: [[1.0; PACKET]; 3],
+        near: [0, 2, 4],
+        far: [1, 3, 5],
+        tri_o: [[0.0; PACKET]; 3],
+        tri_s: [[0.0; PACKET]; 3],
+        frame: [0; PACKET],
+    };
+
+    /// Writes ray `i`'s box-test constants `r` and triangle-test constants `t` into lane `i`.
     #[inline(always)]
-    pub(crate) fn new(r: &[NodeRay; PACKET], rays: u32) -> PacketRay {
-        let first = &r[rays.trailing_zeros() as usize];
-        let mut p = PacketRay {
-            o: [[0.0; PACKET]; 3],
-            inv: [[0.0; PACKET]; 3],
-            inv_far: [[0.0; PACKET]; 3],
-            near: first.near,
-            far: first.far,
-        };
-        for (i, ri) in r.iter().enumerate() {
-            let src = if rays & (1 << i) != 0 { ri } else { first };
-            for k in 0..3 {
-                p.o[k][i] = src.o[k];
-                p.inv[k][i] = src.inv[k];
-                p.inv_far[k][i] = src.inv_far[k];
-            }
+    pub(crate) fn set(&mut self, i: usize, r: &NodeRay, t: &TriRay) {
+        for k in 0..3 {
+            self.o[k][i] = r.o[k];
+            self.inv[k][i] = r.inv[k];
+            self.inv_far[k][i] = r.inv_far[k];
         }
-        p
+        let o = t.o.to_array();
+        self.tri_o[0][i] = o[t.kx];
+        self.tri_o[1][i] = o[t.ky];
+        self.tri_o[2][i] = o[t.kz];
+        self.tri_s[0][i] = t.sx;
+        self.tri_s[1][i] = t.sy;
+        self.tri_s[2][i] = t.sz;
+        self.frame[i] =
+            ((r.near[0] & 1) | (r.near[1] & 1) << 1 | (r.near[2] & 1) << 2 | t.kz << 3) as u8;
     }
+
+    /// The rays of `rays` (non-empty) in the octant and shear frame of the lowest one, with
+    /// the plane rows set to that octant's (`r` is that ray's box-test constants): one
+    /// packet test's worth.
+    #[inline(always)]
+    pub(crate) fn group(&mut self, rays: u32, r: &NodeRay) -> u32 {
+        let f = self.frame[rays.trailing_zeros() as usize];
+        self.near = r.near;
+        self.far = r.far;
+        // Bytes equal to f become zero; the lanes of the zero bytes are the group.
+        let x = u64::from_ne_bytes(self.frame) ^ (f as u64).wrapping_mul(0x0101_0101_0101_0101);
+        !nonzero_bytes(x) & rays
+    }
+}
+
+/// Bit `c` set where byte `c` of `x` is not zero.
+#[inline(always)]
+pub(crate) fn nonzero_bytes(x: u64) -> u32 {
+    let b = x | (x >> 4);
+    let b = b | (b >> 2);
+    let b = (b | (b >> 1)) & 0x0101_0101_0101_0101;
+    // Gathers each byte's low bit into the top byte (bit c from byte c).
+    (b.wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32
 }
 
 /// Per child of a node, the rays of a packet that meet it: byte `c` of the word is child `c`'s
@@ -130,10 +170,10 @@ pub(crate) trait PacketKernel: Kernel {
     /// or `()` where the kernel has no packet leaf test.
     type TPacket: Copy;
 
-    /// Prepares the rays `rays` of `r` (all of the frame of the lowest one) for
-    /// [`PacketKernel::leaf_packet`]; `None` when the kernel has no packet leaf test (the
-    /// walk then tests leaves ray by ray).
-    unsafe fn prep_tri_packet(r: &[TriRay; PACKET], rays: u32) -> Option<Self::TPacket>;
+    /// Prepares the triangle-test lanes of `p` for [`PacketKernel::leaf_packet`] in the shear
+    /// frame of `first` (the rays a test takes share it); `None` when the kernel has no packet
+    /// leaf test (the walk then tests leaves ray by ray).
+    unsafe fn prep_tri_packet(p: &PacketRay, first: &TriRay) -> Option<Self::TPacket>;
 
     /// The watertight test of each of a block's triangles against the rays of `rays`, lane
     /// by lane the operations of `TriRay::intersect`, ray `i` for `t` in `(0, lim[i]]`.

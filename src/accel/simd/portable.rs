@@ -94,7 +94,7 @@ impl PacketKernel for Portable {
     type TPacket = ();
 
     #[inline(always)]
-    unsafe fn prep_tri_packet(_: &[TriRay; PACKET], _: u32) -> Option<()> {
+    unsafe fn prep_tri_packet(_: &PacketRay, _: &TriRay) -> Option<()> {
         // Ray by ray: scalar code gains nothing from sharing the vertex loads.
         None
     }

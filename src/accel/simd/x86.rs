@@ -382,7 +382,7 @@ impl PacketKernel for Sse41 {
     type TPacket = ();
 
     #[inline(always)]
-    unsafe fn prep_tri_packet(_: &[TriRay; PACKET], _: u32) -> Option<()> {
+    unsafe fn prep_tri_packet(_: &PacketRay, _: &TriRay) -> Option<()> {
         // Ray by ray: two 4-wide halves per triangle would cost what one ray's 4-wide
         // pass over the block costs.
         None
@@ -465,23 +465,18 @@ impl PacketKernel for Avx2 {
     type TPacket = TPacket8;
 
     #[inline(always)]
-    unsafe fn prep_tri_packet(r: &[TriRay; PACKET], rays: u32) -> Option<TPacket8> {
-        let first = &r[rays.trailing_zeros() as usize];
-        let mut o = [[0.0f32; PACKET]; 3];
-        let mut sh = [[0.0f32; PACKET]; 3];
-        for (i, ri) in r.iter().enumerate() {
-            let src = if rays & (1 << i) != 0 { ri } else { first };
-            let so = src.o.to_array();
-            o[0][i] = so[src.kx];
-            o[1][i] = so[src.ky];
-            o[2][i] = so[src.kz];
-            sh[0][i] = src.sx;
-            sh[1][i] = src.sy;
-            sh[2][i] = src.sz;
-        }
+    unsafe fn prep_tri_packet(p: &PacketRay, first: &TriRay) -> Option<TPacket8> {
         Some(TPacket8 {
-            o: [whole(&o[0])[0], whole(&o[1])[0], whole(&o[2])[0]],
-            s: [whole(&sh[0])[0], whole(&sh[1])[0], whole(&sh[2])[0]],
+            o: [
+                whole(&p.tri_o[0])[0],
+                whole(&p.tri_o[1])[0],
+                whole(&p.tri_o[2])[0],
+            ],
+            s: [
+                whole(&p.tri_s[0])[0],
+                whole(&p.tri_s[1])[0],
+                whole(&p.tri_s[2])[0],
+            ],
             k: [first.kx, first.ky, first.kz],
         })
     }
