@@ -8,6 +8,7 @@ use std::time::Instant;
 use serde_json::json;
 use sha2::{Digest, Sha256};
 
+use crate::denoise::Denoiser;
 use crate::integrator::{self, Plan, Progress, Settings};
 use crate::lights::Light;
 use crate::plates::{self, PlateError, PlateImages};
@@ -29,6 +30,9 @@ pub struct BakeOptions {
     pub plan: Plan,
     /// Worker threads; `None` uses every core.
     pub threads: Option<usize>,
+    /// Denoise the beauty with OIDN (docs/rendering.md, "Denoising"); needs
+    /// `plan.auxiliaries`, which `bake` turns on.
+    pub denoise: bool,
 }
 
 /// What a finished bake did.
@@ -113,6 +117,16 @@ pub fn bake(options: &BakeOptions, progress: &dyn Progress) -> Result<BakeReport
         return Err(BakeError::Usage("--spp must be at least 1".into()));
     }
     check_plan(&options.plan, options.settings.spp)?;
+    // Found before anything is rendered: a missing library is a usage error, not a lost bake.
+    let denoiser = if options.denoise {
+        Some(Denoiser::find().map_err(BakeError::Usage)?)
+    } else {
+        None
+    };
+    let plan = Plan {
+        auxiliaries: options.plan.auxiliaries || options.denoise,
+        ..options.plan
+    };
     let scene = scene::load(&options.scene).map_err(BakeError::Input)?;
     let out = match (&options.out, &scene.plates) {
         (Some(o), _) => o.clone(),
@@ -131,8 +145,8 @@ pub fn bake(options: &BakeOptions, progress: &dyn Progress) -> Result<BakeReport
         .build()
         .map_err(|e| BakeError::Usage(format!("cannot start worker threads: {e}")))?;
     let render_start = Instant::now();
-    let rendered = pool
-        .install(|| integrator::render_planned(&world, &options.settings, &options.plan, progress));
+    let rendered =
+        pool.install(|| integrator::render_planned(&world, &options.settings, &plan, progress));
     let render_seconds = render_start.elapsed().as_secs_f64().max(1e-9);
     let image = &rendered.image;
 
@@ -148,10 +162,41 @@ pub fn bake(options: &BakeOptions, progress: &dyn Progress) -> Result<BakeReport
             .collect(),
         depth: image.depth.iter().map(|d| d.unwrap_or(far)).collect(),
         samples: (!options.plan.is_uniform()).then(|| image.samples.clone()),
+        denoised: None,
     };
+    let mut images = images;
+    let mut denoise_json = serde_json::Value::Null;
+    if let (Some(d), Some(aux)) = (&denoiser, &image.aux) {
+        let t0 = Instant::now();
+        let out = d
+            .denoise(w, h, &image.radiance, aux, options.threads.unwrap_or(0))
+            .map_err(|e| BakeError::Usage(format!("--denoise: {e}")))?;
+        denoise_json = json!({
+            "denoiser": format!("Intel Open Image Denoise {}", d.version()),
+            "library": d.library().to_string_lossy(),
+            "filter": "RT, hdr, quality high; albedo and normal prefiltered, then cleanAux",
+            "raw": plates::BEAUTY_FILE,
+            "denoised": plates::DENOISED_FILE,
+            "albedo": plates::ALBEDO_FILE,
+            "normal": plates::NORMAL_FILE,
+            "preview_from": plates::DENOISED_FILE,
+            "seconds": t0.elapsed().as_secs_f64(),
+        });
+        images.denoised = Some(plates::DenoisedImages {
+            beauty: out
+                .beauty
+                .iter()
+                .zip(&image.coverage)
+                .map(|(c, a)| [c.x, c.y, c.z, *a])
+                .collect(),
+            albedo: out.albedo.iter().map(|c| c.to_array()).collect(),
+            normal: out.normal.iter().map(|c| c.to_array()).collect(),
+        });
+    }
     let samples: u64 = image.samples.iter().map(|&n| u64::from(n)).sum();
     let mut manifest = manifest(&scene, &world, options, samples);
     manifest["sampling"] = sampling_json(options, &rendered);
+    manifest["denoise"] = denoise_json;
     let files = plates::write_plate_folder(&out, &images, manifest).map_err(BakeError::Write)?;
     Ok(BakeReport {
         out,

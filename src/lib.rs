@@ -14,6 +14,7 @@ pub mod assets;
 pub mod bake;
 pub mod camera;
 pub mod color;
+pub mod denoise;
 pub mod film;
 pub mod geometry;
 pub mod integrator;

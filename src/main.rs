@@ -68,6 +68,11 @@ struct Args {
     /// the samples taken (the one option that makes the bytes depend on the machine).
     #[arg(long, value_name = "SECONDS")]
     time_limit: Option<f64>,
+    /// Also write denoised.exr: the beauty filtered by Intel Open Image Denoise 2.x with the
+    /// albedo and normal auxiliaries (albedo.exr, normal.exr); beauty.exr stays the raw
+    /// render. Needs OIDN at run time (`pip install pyoidn`, or PFX_OIDN=path).
+    #[arg(long)]
+    denoise: bool,
     /// Print nothing but errors (and the --json report).
     #[arg(long)]
     quiet: bool,
@@ -246,8 +251,10 @@ fn main() -> ExitCode {
             noise_threshold: args.noise_threshold,
             min_spp: args.min_spp.unwrap_or(0),
             time_limit: args.time_limit,
+            auxiliaries: args.denoise,
         },
         threads: args.threads,
+        denoise: args.denoise,
     };
     let result = if args.quiet {
         bake(&options, &Quiet)

@@ -48,6 +48,7 @@ fn a_stopped_pixel_is_the_mean_of_its_first_samples_and_noisy_pixels_go_on() {
         noise_threshold: Some(0.05),
         min_spp: 8,
         time_limit: None,
+        auxiliaries: false,
     };
     let spp = 64;
     let r = integrator::render_planned(&world, &settings(spp), &plan, &NoProgress);
@@ -102,6 +103,7 @@ fn a_uniform_plan_is_the_plain_render() {
         noise_threshold: None,
         min_spp: 4,
         time_limit: Some(1e9),
+        auxiliaries: false,
     };
     let r = integrator::render_planned(&world, &settings(12), &passes, &NoProgress);
     assert_eq!(r.image.radiance, plain.radiance);

@@ -533,6 +533,7 @@ fn preview(rgb: &[[f32; 3]], w: u32, h: u32) -> Vec<u8> {
         beauty: rgb.iter().map(|c| [c[0], c[1], c[2], 1.0]).collect(),
         depth: vec![0.0; rgb.len()],
         samples: None,
+        denoised: None,
     })
 }
 

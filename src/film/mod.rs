@@ -35,6 +35,18 @@ pub struct Image {
     pub rays: u64,
     /// Samples dropped for a non-finite value (should stay 0).
     pub dropped: u64,
+    /// The denoiser's auxiliaries, when the render made them: per pixel the mean albedo
+    /// (linear RGB) and the mean normal (world space, not renormalised) of its samples.
+    pub aux: Option<AuxImages>,
+}
+
+/// Per-pixel means of the samples' auxiliaries, row-major from the top row.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AuxImages {
+    /// Mean albedo, linear RGB in `[0, 1]`.
+    pub albedo: Vec<Vec3>,
+    /// Mean unit normal, world space (shorter than 1 where the samples disagree).
+    pub normal: Vec<Vec3>,
 }
 
 /// A rectangle of pixels, the unit of work the render loop hands out.
@@ -84,6 +96,8 @@ struct PixelSum {
 pub struct FilmTile {
     rect: TileRect,
     pixels: Vec<PixelSum>,
+    /// Per pixel: sums of the samples' albedo and normal (empty unless asked for).
+    aux: Vec<[f64; 6]>,
 }
 
 impl FilmTile {
@@ -92,6 +106,37 @@ impl FilmTile {
         FilmTile {
             rect,
             pixels: vec![PixelSum::default(); (rect.w * rect.h) as usize],
+            aux: Vec::new(),
+        }
+    }
+
+    /// An empty tile over `rect` that also sums the samples' auxiliaries
+    /// ([`FilmTile::add_aux`]).
+    pub fn with_aux(rect: TileRect) -> FilmTile {
+        FilmTile {
+            aux: vec![[0.0; 6]; (rect.w * rect.h) as usize],
+            ..FilmTile::new(rect)
+        }
+    }
+
+    /// Whether the tile sums auxiliaries (made by [`FilmTile::with_aux`]).
+    pub fn sums_aux(&self) -> bool {
+        !self.aux.is_empty()
+    }
+
+    /// Adds one sample's albedo (linear RGB) and normal (world space) to `pixel`, in sample
+    /// order as [`FilmTile::add_sample`]; ignored by a tile made without auxiliaries.
+    #[inline]
+    pub fn add_aux(&mut self, pixel: [u32; 2], albedo: Vec3, normal: Vec3) {
+        if let Some(a) = self.index(pixel).and_then(|i| self.aux.get_mut(i)) {
+            for (k, v) in albedo
+                .to_array()
+                .into_iter()
+                .chain(normal.to_array())
+                .enumerate()
+            {
+                a[k] += v as f64;
+            }
         }
     }
 
@@ -169,6 +214,8 @@ pub struct Film {
     width: u32,
     height: u32,
     pixels: Vec<PixelSum>,
+    /// Auxiliary sums per pixel, once a tile with them is merged.
+    aux: Vec<[f64; 6]>,
 }
 
 impl Film {
@@ -178,6 +225,7 @@ impl Film {
             width,
             height,
             pixels: vec![PixelSum::default(); width as usize * height as usize],
+            aux: Vec::new(),
         }
     }
 
@@ -188,8 +236,14 @@ impl Film {
             for x in 0..r.w {
                 let (fx, fy) = (r.x0 + x, r.y0 + y);
                 if fx < self.width && fy < self.height {
-                    self.pixels[(fy * self.width + fx) as usize] =
-                        tile.pixels[(y * r.w + x) as usize];
+                    let (fi, ti) = ((fy * self.width + fx) as usize, (y * r.w + x) as usize);
+                    self.pixels[fi] = tile.pixels[ti];
+                    if let Some(a) = tile.aux.get(ti) {
+                        if self.aux.is_empty() {
+                            self.aux = vec![[0.0; 6]; self.pixels.len()];
+                        }
+                        self.aux[fi] = *a;
+                    }
                 }
             }
         }
@@ -216,7 +270,23 @@ impl Film {
             .collect();
         let depth = self.pixels.iter().map(|p| p.depth).collect();
         let samples = self.pixels.iter().map(|p| p.samples).collect();
+        let aux = (!self.aux.is_empty()).then(|| {
+            let mean = |p: &PixelSum, a: &[f64; 6], k: usize| {
+                let n = p.samples.max(1) as f64;
+                Vec3::new(
+                    (a[k] / n) as f32,
+                    (a[k + 1] / n) as f32,
+                    (a[k + 2] / n) as f32,
+                )
+            };
+            let pa = || self.pixels.iter().zip(&self.aux);
+            AuxImages {
+                albedo: pa().map(|(p, a)| mean(p, a, 0)).collect(),
+                normal: pa().map(|(p, a)| mean(p, a, 3)).collect(),
+            }
+        });
         Image {
+            aux,
             samples,
             width: self.width,
             height: self.height,

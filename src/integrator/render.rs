@@ -62,6 +62,9 @@ pub struct Plan {
     /// finished, and no other starts (the one input that makes a bake's bytes depend on the
     /// machine). `None`: no limit.
     pub time_limit: Option<f64>,
+    /// Also average each pixel's [`Aux`](super::Aux) (the denoiser's albedo and normal
+    /// images, [`Image::aux`]); the radiance is the same either way.
+    pub auxiliaries: bool,
 }
 
 /// The `min_spp` a [`Plan`] takes when it gives 0: the first checkpoint, and the pass length.
@@ -145,7 +148,11 @@ pub fn render_plan_with(
     let mut tiles: Vec<TileState> = film::tiles(width, height, TILE)
         .into_iter()
         .map(|rect| TileState {
-            film: FilmTile::new(rect),
+            film: if plan.auxiliaries {
+                FilmTile::with_aux(rect)
+            } else {
+                FilmTile::new(rect)
+            },
             active: vec![true; (rect.w * rect.h) as usize],
         })
         .collect();
@@ -242,6 +249,7 @@ fn render_samples(
 ) {
     let [x, y] = pixel;
     let pixel_sampler = sampler.pixel(pixel);
+    let aux = state.film.sums_aux();
     let mut first = range.start;
     while first < range.end {
         let n = (range.end - first).min(CAMERA_PACKET as u32) as usize;
@@ -263,9 +271,13 @@ fn render_samples(
                 first + k as u32,
                 rays[k],
                 meets[k],
+                aux,
                 counters,
             );
             state.film.add_sample(pixel, s.radiance, s.covered);
+            if let Some(a) = s.aux {
+                state.film.add_aux(pixel, a.albedo, a.normal);
+            }
         }
         first += n as u32;
     }

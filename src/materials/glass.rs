@@ -153,6 +153,13 @@ fn quantise(v: f64) -> u16 {
 }
 
 impl Glass {
+    /// The tint transmission multiplies by, linear RGB.
+    pub fn tint(&self) -> Vec3 {
+        self.tint
+    }
+}
+
+impl Glass {
     /// Glass of index `ior` and roughness `roughness` (clamped as [`Dielectric::new`] clamps
     /// them) whose transmission is multiplied by `tint` (per channel clamped to `[0, 1]`).
     pub fn new(ior: f32, roughness: f32, tint: Vec3) -> Glass {

@@ -133,6 +133,20 @@ impl Bxdfs {
     pub fn transmits(&self) -> bool {
         matches!(self, Bxdfs::Glass(_))
     }
+
+    /// The surface's colour for a denoiser's albedo image (linear RGB, each channel in
+    /// `[0, 1]`): the base colour of `plain` and of a coated base (the diffuse albedo and its
+    /// metal's F0 are both the base), a conductor's reflectance at normal incidence, and a
+    /// glass's tint (what it passes of what lies behind it, as OIDN advises for
+    /// transmitters).
+    pub fn albedo(&self) -> Vec3 {
+        match self {
+            Bxdfs::Plain(p) => p.base(),
+            Bxdfs::Conductor(c) => c.fresnel(1.0).clamp(Vec3::ZERO, Vec3::ONE),
+            Bxdfs::Coated(c) => c.base().base(),
+            Bxdfs::Glass(g) => g.tint().clamp(Vec3::ZERO, Vec3::ONE),
+        }
+    }
 }
 
 /// Forwards one `Bxdf` method to the variant's own.

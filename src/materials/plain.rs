@@ -100,6 +100,11 @@ impl Plain {
         }
     }
 
+    /// The base colour, linear RGB in `[0, 1]` per channel.
+    pub fn base(&self) -> Vec3 {
+        self.base
+    }
+
     /// Probabilities of sampling the base (cosine) and the specular lobes (visible normals),
     /// from their approximate albedos at `wo`. The dielectric and conductor lobes share one
     /// distribution, so they are one strategy with their summed weight.

@@ -91,18 +91,41 @@ pub(super) fn encode_beauty(images: &PlateImages) -> io::Result<Vec<u8>> {
 }
 
 fn encode_beauty_with(images: &PlateImages, threads: Threads) -> io::Result<Vec<u8>> {
-    let channel = |c: usize| images.beauty.iter().map(|px| px[c]).collect::<Vec<f32>>();
+    encode_float_pixels(images.width, images.height, &images.beauty, threads)
+}
+
+/// Float32 channels R, G, B (and A for four-channel pixels) of row-major pixels.
+fn encode_float_pixels<const N: usize>(
+    width: u32,
+    height: u32,
+    pixels: &[[f32; N]],
+    threads: Threads,
+) -> io::Result<Vec<u8>> {
+    let channel = |c: usize| pixels.iter().map(|px| px[c]).collect::<Vec<f32>>();
+    let names = ["R", "G", "B", "A"];
     encode_channels(
-        images.width,
-        images.height,
-        vec![
-            ("R", FlatSamples::F32(channel(0))),
-            ("G", FlatSamples::F32(channel(1))),
-            ("B", FlatSamples::F32(channel(2))),
-            ("A", FlatSamples::F32(channel(3))),
-        ],
+        width,
+        height,
+        (0..N.min(4))
+            .map(|c| (names[c], FlatSamples::F32(channel(c))))
+            .collect(),
         threads,
     )
+}
+
+/// The bytes of `denoised.exr` (R, G, B, A like the beauty), `albedo.exr` and `normal.exr`
+/// (R, G, B), float32, when the images carry a denoising.
+pub(super) fn encode_denoised(images: &PlateImages) -> io::Result<Option<[Vec<u8>; 3]>> {
+    let Some(d) = &images.denoised else {
+        return Ok(None);
+    };
+    let (w, h) = (images.width, images.height);
+    let t = Threads::for_height(h);
+    Ok(Some([
+        encode_float_pixels(w, h, &d.beauty, t)?,
+        encode_float_pixels(w, h, &d.albedo, t)?,
+        encode_float_pixels(w, h, &d.normal, t)?,
+    ]))
 }
 
 /// The bytes of `depth.exr`: one channel Z, float32.
@@ -296,6 +319,7 @@ mod tests {
             beauty: vec![[0.0; 4]; 4],
             depth: vec![1.0, 2.0, 3.0, 4.0],
             samples: None,
+            denoised: None,
         };
         let depth = tmp.path().join("depth.exr");
         std::fs::write(&depth, encode_depth(&images).unwrap()).unwrap();

@@ -38,6 +38,12 @@ pub const DEPTH_FILE: &str = "depth.exr";
 pub const PREVIEW_FILE: &str = "preview.png";
 /// The name of the sample-count image inside a plate folder (adaptive or time-limited bakes).
 pub const SAMPLES_FILE: &str = "samples.exr";
+/// The denoised beauty, when the bake denoised.
+pub const DENOISED_FILE: &str = "denoised.exr";
+/// The denoiser's albedo auxiliary, when the bake denoised.
+pub const ALBEDO_FILE: &str = "albedo.exr";
+/// The denoiser's normal auxiliary, when the bake denoised.
+pub const NORMAL_FILE: &str = "normal.exr";
 /// The name of the manifest inside a plate folder.
 pub const MANIFEST_FILE: &str = "manifest.json";
 
@@ -58,6 +64,21 @@ pub struct PlateImages {
     /// `samples.exr` when given (a bake gives them when adaptive sampling or a time limit
     /// may leave pixels with different counts).
     pub samples: Option<Vec<u32>>,
+    /// The denoiser's output and auxiliaries, written as `denoised.exr`, `albedo.exr` and
+    /// `normal.exr` when given (and then the preview shows the denoised beauty).
+    pub denoised: Option<DenoisedImages>,
+}
+
+/// What a denoised bake adds to the plate folder, each `width × height`, row-major from
+/// the top row, all finite.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DenoisedImages {
+    /// Denoised radiance R, G, B (W·m⁻²·sr⁻¹, linear Rec.709) and the beauty's alpha.
+    pub beauty: Vec<[f32; 4]>,
+    /// The prefiltered albedo the denoiser used, linear RGB in `[0, 1]`.
+    pub albedo: Vec<[f32; 3]>,
+    /// The prefiltered world-space normal the denoiser used (not renormalised).
+    pub normal: Vec<[f32; 3]>,
 }
 
 /// What a plate error was doing when it failed.
@@ -146,6 +167,7 @@ pub fn write_plate_folder(
     let depth = exr_io::encode_depth(images).map_err(|e| encode_error(DEPTH_FILE, e))?;
     let preview = preview::encode_preview_png(images).map_err(|e| encode_error(PREVIEW_FILE, e))?;
     let samples = exr_io::encode_samples(images).map_err(|e| encode_error(SAMPLES_FILE, e))?;
+    let denoised = exr_io::encode_denoised(images).map_err(|e| encode_error(DENOISED_FILE, e))?;
 
     let (w, h) = (images.width, images.height);
     let files = json!({
@@ -194,6 +216,37 @@ pub fn write_plate_folder(
             "sha256": sha256_hex(bytes),
         });
     }
+    if let Some([d, a, n]) = &denoised {
+        let entry = |channels: &[&str], bytes: &Vec<u8>, what: &str| {
+            json!({
+                "channels": channels,
+                "type": "float32",
+                "width": w,
+                "height": h,
+                "compression": "zip",
+                "description": what,
+                "bytes": bytes.len(),
+                "sha256": sha256_hex(bytes),
+            })
+        };
+        files[DENOISED_FILE] = entry(
+            &["R", "G", "B", "A"],
+            d,
+            "the beauty denoised by Intel Open Image Denoise (see \"denoise\"): linear radiance R, G, B in W·m⁻²·sr⁻¹ and the beauty's alpha A; rows top to bottom",
+        );
+        files[ALBEDO_FILE] = entry(
+            &["R", "G", "B"],
+            a,
+            "albedo at each sample's first non-specular vertex, pixel mean, prefiltered by the denoiser; linear RGB; rows top to bottom",
+        );
+        files[NORMAL_FILE] = entry(
+            &["R", "G", "B"],
+            n,
+            "world-space shading normal (X, Y, Z in R, G, B) at each sample's first non-specular vertex, facing the camera's path, pixel mean, prefiltered by the denoiser; rows top to bottom",
+        );
+        files[PREVIEW_FILE]["description"] =
+            json!("the denoised beauty's R, G, B clamped to [0, 1] and encoded with the sRGB transfer function");
+    }
     manifest.insert("files".to_owned(), files);
     let mut manifest_bytes = serde_json::to_vec_pretty(&Value::Object(manifest)).map_err(|e| {
         PlateError::write(
@@ -210,6 +263,11 @@ pub fn write_plate_folder(
     ];
     if let Some(bytes) = samples {
         contents.push((SAMPLES_FILE, bytes));
+    }
+    if let Some([d, a, n]) = denoised {
+        contents.push((DENOISED_FILE, d));
+        contents.push((ALBEDO_FILE, a));
+        contents.push((NORMAL_FILE, n));
     }
     contents.push((MANIFEST_FILE, manifest_bytes));
     atomic::write_folder_atomically(dir, &contents)?;
@@ -267,6 +325,30 @@ fn check_images(dir: &Path, images: &PlateImages) -> Result<(), PlateError> {
             ),
         ));
     }
+    if let Some(d) = &images.denoised {
+        if d.beauty.len() as u64 != area
+            || d.albedo.len() as u64 != area
+            || d.normal.len() as u64 != area
+        {
+            return Err(invalid_input(format!(
+                "a {w}×{h} plate needs {area} pixels in each denoised image"
+            )));
+        }
+        let bad = d.beauty.iter().any(|p| p.iter().any(|v| !v.is_finite()))
+            || d.albedo
+                .iter()
+                .chain(&d.normal)
+                .any(|p| p.iter().any(|v| !v.is_finite()));
+        if bad {
+            return Err(PlateError::write(
+                dir.join(DENOISED_FILE),
+                io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    "a denoised image holds a non-finite value",
+                ),
+            ));
+        }
+    }
     if let Some(i) = images.depth.iter().position(|v| !v.is_finite()) {
         let (x, y) = position(i);
         return Err(PlateError::write(
@@ -316,6 +398,7 @@ mod tests {
             beauty,
             depth,
             samples: None,
+            denoised: None,
         }
     }
 
@@ -491,6 +574,7 @@ mod tests {
             beauty: vec![],
             depth: vec![],
             samples: None,
+            denoised: None,
         };
         assert!(write_plate_folder(&dir, &empty, manifest()).is_err());
 

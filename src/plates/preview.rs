@@ -37,8 +37,11 @@ fn to_srgb8(linear: f32) -> u8 {
 ///
 /// Row-major, top row first, three bytes per pixel; the alpha channel is not used.
 pub fn preview_rgb8(images: &PlateImages) -> Vec<u8> {
+    // A denoised bake previews its denoised beauty: what an artist wants to judge.
     images
-        .beauty
+        .denoised
+        .as_ref()
+        .map_or(&images.beauty, |d| &d.beauty)
         .iter()
         .flat_map(|px| [to_srgb8(px[0]), to_srgb8(px[1]), to_srgb8(px[2])])
         .collect()
@@ -73,6 +76,7 @@ mod tests {
             beauty: vec![[rgb[0], rgb[1], rgb[2], 1.0]],
             depth: vec![1.0],
             samples: None,
+            denoised: None,
         }
     }
 
@@ -111,6 +115,7 @@ mod tests {
             ],
             depth: vec![1.0; 4],
             samples: None,
+            denoised: None,
         };
         let png = encode_preview_png(&images).unwrap();
         assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
