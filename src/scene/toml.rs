@@ -346,15 +346,19 @@ mod tests {
     use super::*;
     use toml_edit::ImDocument;
 
-    /// The header span of each table of `text`'s `key`, as text.
+    /// The header span of the table at `key` (a dotted path of plain keys; the first table
+    /// of an array of tables), as text.
     fn header(text: &str, key: &str) -> String {
         let doc = ImDocument::parse(text.to_string()).unwrap();
         let srcs = vec![Src::new(
             PathBuf::from("a.scene.toml"),
             text.as_bytes().to_vec(),
         )];
-        let t = Node::of_item(doc.as_table().get(key).unwrap()).unwrap();
-        let t = t.tbl().or_else(|| t.tables().first().copied()).unwrap();
+        let mut t = Tbl::Table(doc.as_table());
+        for k in key.split('.') {
+            let n = t.get(k).unwrap();
+            t = n.tbl().or_else(|| n.tables().first().copied()).unwrap();
+        }
         let none = Sp {
             file: 0,
             span: 0..0,
@@ -378,7 +382,7 @@ mod tests {
         );
         assert_eq!(header("[camera]\nfov = 40.0\n", "camera"), "[camera]");
         assert_eq!(
-            header("[mesh.\"a#b]\"] # c\nfile = \"x.glb\"\n", "mesh"),
+            header("[mesh.\"a#b]\"] # c\nfile = \"x.glb\"\n", "mesh.a#b]"),
             "[mesh.\"a#b]\"]"
         );
         // Inline: the rest of the line, trailing spaces trimmed.

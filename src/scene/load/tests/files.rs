@@ -227,10 +227,6 @@ fn ids_bad_missing_and_twice() {
     assert_eq!(e.related[0].file, PathBuf::from("t.scene.toml"));
 }
 
-fn obj(id: &str, name: &str, rest: &str) -> String {
-    format!("[[object]]\nid = \"{id}\"\nname = \"{name}\"\nmesh = \"m\"\n{rest}")
-}
-
 #[test]
 fn references_resolve_to_keys() {
     let head = HEAD.replacen(

@@ -11,11 +11,8 @@ mod units;
 /// The crate's folder: `file!()` is relative to it in the crate, absolute in a scratch build.
 fn data(name: &str) -> PathBuf {
     let here = Path::new(file!());
-    let base = here
-        .parent()
-        .and_then(Path::parent)
-        .and_then(Path::parent)
-        .unwrap_or(Path::new(""));
+    // src/scene/load/tests/mod.rs: five folders up is the crate's.
+    let base = here.ancestors().nth(5).unwrap_or(Path::new(""));
     base.join("tests/data/scenes").join(name)
 }
 
@@ -105,4 +102,8 @@ fn rel(d: &Diagnostic) -> Vec<(String, u32, u32)> {
         .iter()
         .map(|l| (l.file.display().to_string(), l.line, l.column))
         .collect()
+}
+
+fn obj(id: &str, name: &str, rest: &str) -> String {
+    format!("[[object]]\nid = \"{id}\"\nname = \"{name}\"\nmesh = \"m\"\n{rest}")
 }
