@@ -172,8 +172,7 @@ impl Loader {
     }
 
     /// A proxy's object: static, with a mesh.
-    pub(super) fn proxy_ref(&mut self, r: &RefUse, o: Option<&Obj>) {
-        let Some(o) = o else { return };
+    pub(super) fn proxy_ref(&mut self, r: &RefUse, o: &Obj) {
         if o.placement || o.dynamic {
             let why = if o.placement {
                 "a prefab placement"

@@ -270,7 +270,7 @@ impl Loader {
         // A proxy stands in for a static object: one dynamic by its own key, a mover, a
         // parent's or an animation is refused as a placement is.
         for (r, o) in proxy_objs {
-            self.proxy_ref(r, Some(&objs[o]));
+            self.proxy_ref(r, &objs[o]);
         }
         self.bodies(&objs, &insts);
         self.sounds(&sounds, &objs, &obj_of);

@@ -252,12 +252,16 @@ pub fn keys_summary() -> String {
     let mut ignored: Vec<String> = Vec::new();
     let mut counts = [0usize; 3];
     let mut seen: Vec<*const Key> = Vec::new();
+    // Each row written, by its keys: a table that holds the same list as an earlier one (the
+    // finish keys of a pass and of a finish file) says so instead of listing them again.
+    let mut rows: Vec<(Vec<*const Key>, String)> = Vec::new();
     for place in places() {
         let heading = match ROOTS.iter().find(|(r, _)| *r == place.root) {
             Some((_, name)) if place.path.is_empty() => format!("{name} (top level)"),
             _ => format!("[{}]", place.path),
         };
         let mut cols: [Vec<String>; 3] = Default::default();
+        let mut listed: Vec<*const Key> = Vec::new();
         let mut any_ignored = false;
         for key in place.table.all() {
             // A sub-table's keys have their own row; a key that is a number or a table
@@ -282,6 +286,7 @@ pub fn keys_summary() -> String {
                 ""
             };
             cols[col].push(format!("`{}`{mark}", key.name));
+            listed.push(key);
             if !seen.iter().any(|k| std::ptr::eq(*k, key)) {
                 seen.push(key);
                 counts[col] += 1;
@@ -293,8 +298,25 @@ pub fn keys_summary() -> String {
             }
             continue;
         }
-        let cells: Vec<String> = cols.iter().map(|c| c.join(", ")).collect();
+        let same = rows
+            .iter()
+            .find(|(keys, _)| *keys == listed)
+            .map(|(_, h)| h);
+        let cells: Vec<String> = match same {
+            Some(h) => cols
+                .iter()
+                .map(|c| {
+                    if c.is_empty() {
+                        String::new()
+                    } else {
+                        format!("as {h}")
+                    }
+                })
+                .collect(),
+            None => cols.iter().map(|c| c.join(", ")).collect(),
+        };
         out.push_str(&format!("| {heading} | {} |\n", cells.join(" | ")));
+        rows.push((listed, heading));
     }
     out.push_str(&format!(
         "\nDistinct keys (a list of keys several tables share counted once): {} drawn, {} \
