@@ -189,6 +189,47 @@ fn each_invalid_project_gives_exactly_its_finding() {
     );
 }
 
+/// The spec-sentence corpus: one project per sentence of the spec's references, prefabs,
+/// proxies, sprite events and migration, answered with exactly its `expect.json`.
+fn spec_cases() -> Vec<PathBuf> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/spec");
+    let mut out: Vec<PathBuf> = std::fs::read_dir(&root)
+        .expect("tests/data/spec")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.is_dir())
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn each_spec_sentence_holds() {
+    let cases = spec_cases();
+    assert!(cases.len() >= 20, "only {} spec cases", cases.len());
+    let mut failures = Vec::new();
+    for dir in &cases {
+        let sentence = std::fs::read_to_string(dir.join("sentence.txt"))
+            .unwrap_or_else(|e| panic!("{}: sentence.txt: {e}", dir.display()));
+        let mut lines = sentence.lines();
+        let (section, quoted) = (lines.next().unwrap_or(""), lines.next().unwrap_or(""));
+        assert!(
+            !section.is_empty() && quoted.len() > 20,
+            "{}: sentence.txt names no section and sentence",
+            dir.display()
+        );
+        let found = check_json(dir);
+        if let Some(why) = mismatch(&found, &read_expect(&dir.join("expect.json"))) {
+            failures.push(format!("{} ({section}: {quoted}):\n  {why}", dir.display()));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} spec cases differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
 fn write(root: &Path, rel: &str, body: &str) {
     let p = root.join(rel);
     std::fs::create_dir_all(p.parent().expect("a file has a folder")).expect("mkdir");

@@ -13,9 +13,10 @@ use std::path::{Component, Path, PathBuf};
 use sha2::{Digest, Sha256};
 use toml_edit::{ImDocument, Item, Table, TableLike, Value};
 
-use super::check::{is_id, normalize, Ctx, Sp, Src};
+use super::check::{is_id, normalize, Ctx};
 use super::diagnostic::{Code, Diagnostic, Severity};
 use super::schema::{FileKind, TableSchema, Ty};
+use super::toml::{header_close, line_end, line_of, Sp, Src};
 
 /// The id alphabet: lowercase Crockford base32 (no i, l, o, u), digit value = index.
 pub const CROCKFORD: &[u8; 32] = b"0123456789abcdefghjkmnpqrstvwxyz";
@@ -452,8 +453,8 @@ pub fn migrate_with(
     Ok(m.build(text))
 }
 
-/// The hook the loader calls on a format 0 file: migrates `original` (file `f` of `ctx`),
-/// warns old-format, and puts the migrated text in the file's place, so the walk and every
+/// The hook the loader calls on a format 0 file: warns old-format, migrates `original` (file
+/// `f` of `ctx`), and puts the migrated text in the file's place, so the walk and every
 /// later finding see format 1. None when a step can't run (its diagnostics are reported).
 pub(crate) fn read_format0(
     ctx: &mut Ctx,
@@ -466,27 +467,29 @@ pub(crate) fn read_format0(
     let has_project = ctx.root.join(proj).is_file() || ctx.overlay.contains_key(proj);
     let taken: HashSet<String> = ctx.entries.iter().filter_map(|e| e.id.clone()).collect();
     let root = ctx.root.clone();
+    // Every format 0 file read is warned once, also when a step of its migration can't run
+    // (the spec's Migration: "reading an older file ... warns once per file").
+    ctx.report(
+        Severity::Warning,
+        &Sp {
+            file: f,
+            span: 0..0,
+        },
+        Code::OldFormat,
+        "format",
+        format!(
+            "`{}` is format 0: read through the migration to format 1 in memory; \
+             migrate the file to format 1",
+            slash(&rel)
+        ),
+        Vec::new(),
+    );
     match migrate_with(original, &rel, &root, kind, has_project, &taken) {
         Err(ds) => {
             ctx.diags.extend(ds);
             None
         }
         Ok(m) => {
-            ctx.report(
-                Severity::Warning,
-                &Sp {
-                    file: f,
-                    span: 0..0,
-                },
-                Code::OldFormat,
-                "format",
-                format!(
-                    "`{}` is format 0: read through the migration to format 1 in memory; \
-                     migrate the file to format 1",
-                    slash(&rel)
-                ),
-                Vec::new(),
-            );
             let doc = match ImDocument::parse(m.text.clone()) {
                 Ok(d) => d,
                 Err(e) => {
@@ -741,26 +744,12 @@ fn tables_of(item: &Item) -> Vec<&dyn TableLike> {
     list_entries(item).into_iter().map(|e| e.table()).collect()
 }
 
-/// The line holding `span`'s start: from its first byte to just past its `\n`.
-fn line_of(text: &str, span: Range<usize>) -> (usize, usize) {
-    let a = text[..span.start.min(text.len())]
-        .rfind('\n')
-        .map_or(0, |p| p + 1);
-    (a, line_end(text, span.start))
-}
-
-/// Just past the `\n` ending the line that holds `at` (the text's end on its last line).
-fn line_end(text: &str, at: usize) -> usize {
-    let at = at.min(text.len());
-    text[at..].find('\n').map_or(text.len(), |p| at + p + 1)
-}
-
 /// The end of a table's own key/value lines (dotted keys included), or of its header line when
 /// it has none.
 fn own_end(text: &str, t: &Table) -> usize {
-    let mut end = t
-        .span()
-        .map_or(0, |s| line_end(text, header_close(text, s.start)));
+    let mut end = t.span().map_or(0, |s| {
+        line_end(text, header_close(text.as_bytes(), s.start))
+    });
     fn walk(text: &str, t: &Table, end: &mut usize) {
         for (_, it) in t.iter() {
             match it {
@@ -776,36 +765,6 @@ fn own_end(text: &str, t: &Table) -> usize {
     }
     walk(text, t, &mut end);
     end
-}
-
-/// Just past the `]` (or `]]`) closing the header that starts at `start`. A table's span runs
-/// from its header over its keys, so the header's own end is found in the text, stepping over
-/// quoted keys (which may hold `]`).
-fn header_close(text: &str, start: usize) -> usize {
-    let b = text.as_bytes();
-    let mut i = start;
-    while b.get(i) == Some(&b'[') {
-        i += 1;
-    }
-    let mut quote: Option<u8> = None;
-    while let Some(&c) = b.get(i) {
-        match quote {
-            Some(b'"') if c == b'\\' => i += 1,
-            Some(q) if c == q => quote = None,
-            Some(_) => {}
-            None if c == b'"' || c == b'\'' => quote = Some(c),
-            None if c == b']' => {
-                while b.get(i) == Some(&b']') {
-                    i += 1;
-                }
-                return i;
-            }
-            None if c == b'\n' => return i,
-            None => {}
-        }
-        i += 1;
-    }
-    text.len()
 }
 
 /// The end of a table with every sub-table under it (`[object.character]`, …).
@@ -920,7 +879,7 @@ impl Edits {
     /// `[object.body]`, after a blank line; the blank line above the old place goes with it.
     fn move_body(&mut self, text: &str, body: &Table, obj: &Table) {
         let Some(head) = body.span() else { return };
-        let close = header_close(text, head.start);
+        let close = header_close(text.as_bytes(), head.start);
         let (line_start, _) = line_of(text, head.clone());
         let end = own_end(text, body);
         // The blank line above the body goes too, so no double gap is left behind.

@@ -8,6 +8,7 @@ pub mod migrate;
 pub mod model;
 pub mod project;
 pub mod schema;
+mod toml;
 
 pub use diagnostic::{Code, Diagnostic, Location, Severity};
 pub use load::{load, root_of};

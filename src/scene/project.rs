@@ -270,6 +270,9 @@ impl Project {
         let mut read: BTreeSet<PathBuf> = BTreeSet::new();
         // What each top scene reads: ids two of its files share are its own check's to report.
         let mut reads: Vec<BTreeSet<PathBuf>> = Vec::new();
+        // Each top scene's objects that are not static (by key and id): a proxies file that
+        // no scene names refers across the project, and its objects must still be static.
+        let mut moving: Vec<SceneMoving> = Vec::new();
         for scene in &scenes {
             let top = !included.contains(*scene) || scan.in_cycle(scene);
             if !top {
@@ -284,6 +287,11 @@ impl Project {
                             .iter()
                             .map(|f| rebase_path(f, &load_root, &self.root)),
                     );
+                    let dynamic = s.objects.iter().filter(|o| o.dynamic);
+                    moving.push((
+                        mine.clone(),
+                        dynamic.map(|o| (o.key.clone(), o.id.clone())).collect(),
+                    ));
                     diags.extend(
                         s.warnings
                             .into_iter()
@@ -295,7 +303,7 @@ impl Project {
             read.extend(mine.iter().cloned());
             reads.push(mine);
         }
-        diags.extend(self.across(&diags, &reads, &read));
+        diags.extend(self.across(&diags, &reads, &read, &moving));
         let prefabs = self.prefabs(&mut scan, &diags);
         diags.extend(prefabs);
         for f in &self.files {
@@ -323,6 +331,9 @@ impl Project {
         }
     }
 }
+
+/// What one top scene reads, and its objects that are not static (by key and id).
+type SceneMoving = (BTreeSet<PathBuf>, Vec<(String, Option<String>)>);
 
 impl Project {
     /// Each prefab that no other prefab includes (or one caught in an include cycle) resolved
@@ -364,6 +375,7 @@ impl Project {
         found: &[Diagnostic],
         reads: &[BTreeSet<PathBuf>],
         read: &BTreeSet<PathBuf>,
+        moving: &[SceneMoving],
     ) -> Vec<Diagnostic> {
         let files: Vec<(PathBuf, FileKind)> = self
             .files
@@ -383,7 +395,17 @@ impl Project {
             .filter(|d| d.code == Code::DuplicateId)
             .map(at)
             .collect();
-        check_across(&self.root, &files, &together, &lone)
+        // An object of `file`, by its name and id, that some top scene reading that file
+        // resolves as dynamic (set, or derived from a mover, a parent or an animation).
+        let dynamic = |file: &Path, name: Option<&str>, id: Option<&str>| {
+            moving.iter().any(|(files, objs)| {
+                files.contains(file)
+                    && objs.iter().any(|(k, i)| {
+                        Some(k.as_str()) == name || (id.is_some() && i.as_deref() == id)
+                    })
+            })
+        };
+        check_across(&self.root, &files, &together, &lone, &dynamic)
             .into_iter()
             .filter(|d| d.code != Code::DuplicateId || !reported.contains(&at(d)))
             .collect()

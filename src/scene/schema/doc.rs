@@ -225,3 +225,107 @@ fn type_words(ty: &Ty) -> String {
         Ty::Any => "any".into(),
     }
 }
+
+/// `docs/keys-summary.md`, written whole from the schema: every key of the spec that a
+/// renderer reads (its use is not [`Use::Ignored`]), table by table, in three columns: drawn,
+/// recorded, named as not drawn yet. A drawn key that the bake names where its value has no
+/// effect (a material key its family does not use) carries a `†`. The tables a renderer
+/// ignores whole are listed once at the end.
+pub fn keys_summary() -> String {
+    let mut out = String::from(
+        "# The keys a renderer reads, and what this bake does with each\n\n\
+         Generated from the schema (`src/scene/schema`) by `scene::schema::doc::keys_summary`; \
+         do not edit: `PFX_BLESS_DOCS=1 cargo test --lib scene::schema` writes it anew, and a \
+         test fails when this file differs from what the schema generates. The full key table, \
+         with types, units, ranges and meanings, is in `docs/scene.md`.\n\n\
+         - **drawn**: the key changes the plate.\n\
+         - **recorded**: written to the plate's manifest, or used to decide what the plate \
+         holds (ids, names, `dynamic`); nothing to draw.\n\
+         - **named as not drawn yet**: read and checked; a bake that finds it set names it in a \
+         capability note (`… is not rendered yet`).\n\
+         - `†`: drawn, but named where its value has no effect (a material key the family does \
+         not use, a sun key of the other model).\n\n\
+         A key that holds a table of its own (a `[[light]]`, `[object.animation]`) is listed \
+         by its table's row.\n\n\
+         | table | drawn | recorded | named as not drawn yet |\n|---|---|---|---|\n",
+    );
+    let mut ignored: Vec<String> = Vec::new();
+    let mut counts = [0usize; 3];
+    let mut seen: Vec<*const Key> = Vec::new();
+    // Each row written, by its keys: a table that holds the same list as an earlier one (the
+    // finish keys of a pass and of a finish file) says so instead of listing them again.
+    let mut rows: Vec<(Vec<*const Key>, String)> = Vec::new();
+    for place in places() {
+        let heading = match ROOTS.iter().find(|(r, _)| *r == place.root) {
+            Some((_, name)) if place.path.is_empty() => format!("{name} (top level)"),
+            _ => format!("[{}]", place.path),
+        };
+        let mut cols: [Vec<String>; 3] = Default::default();
+        let mut listed: Vec<*const Key> = Vec::new();
+        let mut any_ignored = false;
+        for key in place.table.all() {
+            // A sub-table's keys have their own row; a key that is a number or a table
+            // (bloom, tone) is listed here as the number.
+            if child(&key.ty).is_some() && !matches!(key.ty, Ty::OneOf(_)) {
+                continue;
+            }
+            let path = join(&place.path, key.name);
+            let u = use_from(place.root.schema(), &path).map_or(Use::Drawn, |(_, u)| u);
+            let col = match u {
+                Use::Drawn => 0,
+                Use::Recorded => 1,
+                Use::NotYet => 2,
+                Use::Ignored => {
+                    any_ignored = true;
+                    continue;
+                }
+            };
+            let mark = if u == Use::Drawn && !key.unread.is_empty() {
+                "†"
+            } else {
+                ""
+            };
+            cols[col].push(format!("`{}`{mark}", key.name));
+            listed.push(key);
+            if !seen.iter().any(|k| std::ptr::eq(*k, key)) {
+                seen.push(key);
+                counts[col] += 1;
+            }
+        }
+        if cols.iter().all(Vec::is_empty) {
+            if any_ignored {
+                ignored.push(heading);
+            }
+            continue;
+        }
+        let same = rows
+            .iter()
+            .find(|(keys, _)| *keys == listed)
+            .map(|(_, h)| h);
+        let cells: Vec<String> = match same {
+            Some(h) => cols
+                .iter()
+                .map(|c| {
+                    if c.is_empty() {
+                        String::new()
+                    } else {
+                        format!("as {h}")
+                    }
+                })
+                .collect(),
+            None => cols.iter().map(|c| c.join(", ")).collect(),
+        };
+        out.push_str(&format!("| {heading} | {} |\n", cells.join(" | ")));
+        rows.push((listed, heading));
+    }
+    out.push_str(&format!(
+        "\nDistinct keys (a list of keys several tables share counted once): {} drawn, {} \
+         recorded, {} named as not drawn yet.\n\n\
+         Ignored by renderers whole (play mode, sounds, rigs, the project's own tables): {}.\n",
+        counts[0],
+        counts[1],
+        counts[2],
+        ignored.join(", ")
+    ));
+    out
+}

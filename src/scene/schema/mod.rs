@@ -16,7 +16,7 @@ mod tables;
 #[cfg(test)]
 mod tests;
 
-pub use doc::key_table;
+pub use doc::{key_table, keys_summary};
 pub use tables::*;
 
 /// What a key's value must be.

@@ -302,6 +302,43 @@ fn the_docs_key_table_is_the_schemas() {
     }
 }
 
+/// `docs/keys-summary.md` (the note's short table: every key a renderer reads, and whether it
+/// is drawn, recorded or named as not drawn yet) is the schema's, whole.
+#[test]
+fn the_keys_summary_is_the_schemas() {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/keys-summary.md");
+    let want = keys_summary();
+    let have = std::fs::read_to_string(&file).unwrap_or_default();
+    if have != want {
+        if std::env::var_os("PFX_BLESS_DOCS").is_some() {
+            std::fs::write(&file, &want).unwrap();
+        } else {
+            panic!(
+                "docs/keys-summary.md differs from the schema's; run \
+                 `PFX_BLESS_DOCS=1 cargo test --lib scene::schema` and commit the file"
+            );
+        }
+    }
+    // What it says agrees with the table: a drawn, a recorded and a not-yet key each sit in
+    // their column, and an ignored table is listed only at the end.
+    let row = |start: &str| {
+        want.lines()
+            .find(|l| l.starts_with(start))
+            .unwrap_or_else(|| panic!("no row {start}"))
+            .split(" | ")
+            .map(String::from)
+            .collect::<Vec<_>>()
+    };
+    let light = row("| [light] |");
+    assert!(light[1].contains("`intensity`"), "{light:?}");
+    assert!(light[2].contains("`id`"), "{light:?}");
+    let mats = row("| [materials] |");
+    assert!(mats[3].contains("`sheen`"), "{mats:?}");
+    assert!(mats[1].contains("`fresnel_power`†"), "{mats:?}");
+    assert!(!want.contains("| [physics] |"));
+    assert!(want.contains("[physics]"));
+}
+
 /// Every key of every table has a meaning; every table the docs list is one the checker
 /// walks.
 #[test]
@@ -379,7 +416,19 @@ fn every_key_read_by_name_is_in_the_schema() {
         ".tables(\"",
     ];
     let mut seen = 0;
-    for file in ["load.rs", "check.rs"] {
+    // The reader's code: every file of `load/` and `check/` but their tests.
+    let mut files: Vec<String> = Vec::new();
+    for sub in ["load", "check"] {
+        for e in std::fs::read_dir(dir.join(sub)).unwrap() {
+            let name = e.unwrap().file_name().to_string_lossy().into_owned();
+            if name.ends_with(".rs") && name != "tests.rs" {
+                files.push(format!("{sub}/{name}"));
+            }
+        }
+    }
+    files.sort();
+    assert!(files.len() >= 10, "the reader's files: {files:?}");
+    for file in &files {
         let text = std::fs::read_to_string(dir.join(file)).unwrap();
         // The tests at the bottom build their own inputs; only the code reads the model.
         let code = text.split("#[cfg(test)]").next().unwrap_or(&text);
