@@ -10,9 +10,12 @@
 //! most 16 segments, so emission seen directly is depth 1 and a light sampled from the first
 //! hit is depth 2. Russian roulette starts once a path has 5 segments.
 
+mod aux;
 mod guide;
 mod query;
 mod render;
+
+pub use aux::Aux;
 
 pub use render::{
     render, render_plan_with, render_planned, render_with, NoProgress, Plan, Progress, Rendered,
@@ -93,21 +96,6 @@ pub struct PathSample {
     pub radiance: Vec3,
     /// The camera ray met something drawn (a surface or an emitter), not the sky.
     pub covered: bool,
-    /// The denoiser's auxiliaries of this path, when asked for.
-    pub aux: Option<Aux>,
-}
-
-/// What a denoiser learns of a path's first non-specular vertex (OIDN's auxiliary images):
-/// where the camera sees a chain of sharp reflections or transmissions, the surface seen
-/// through it.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Aux {
-    /// The surface's albedo ([`Bxdfs::albedo`](crate::materials::Bxdfs::albedo)), linear RGB
-    /// in `[0, 1]`; for the sky or an emitter, its radiance clamped to `[0, 1]`.
-    pub albedo: Vec3,
-    /// The shading normal, world space, unit, on the side the path came from; zero for the
-    /// sky.
-    pub normal: Vec3,
 }
 
 impl<'w> PathTracer<'w> {
@@ -193,24 +181,20 @@ impl PathTracer<'_> {
     ) -> PathSample {
         counters.rays += 1;
         let first = self.meet(&ray, mask::DRAWN, true);
-        self.li_met(sampler, index, ray, first, false, counters)
+        self.li_met(sampler, index, ray, first, counters)
     }
 
     /// [`Self::li`] for a camera ray whose first meeting is already known (`first`, as
     /// `meet(&ray, mask::DRAWN, true)` gives it, and already counted as a ray): the render
     /// loop traces camera rays in coherent packets and continues each path from here.
-    /// `want_aux` asks for the path's [`Aux`] too (it changes nothing else).
     fn li_met(
         &self,
         sampler: &PixelSampler,
         index: u32,
         mut ray: Ray,
         first: Meet,
-        want_aux: bool,
         counters: &mut Counters,
     ) -> PathSample {
-        // Set once, at the first non-specular vertex (or where the path ends before one).
-        let mut aux: Option<Aux> = None;
         let settings = &self.settings;
         let mut first = Some(first);
         let mut l = Vec3::ZERO;
@@ -248,18 +232,6 @@ impl PathTracer<'_> {
             let shadowed_already = from_nee && via_glass;
             let hit = match meet {
                 Meet::Nothing => {
-                    if want_aux && aux.is_none() {
-                        let sky: Vec3 = self
-                            .scene
-                            .infinite
-                            .iter()
-                            .map(|&i| self.scene.lights[i as usize].le_infinite(-wo))
-                            .sum();
-                        aux = Some(Aux {
-                            albedo: sky.clamp(Vec3::ZERO, Vec3::ONE),
-                            normal: Vec3::ZERO,
-                        });
-                    }
                     for &i in &self.scene.infinite {
                         let le = self.scene.lights[i as usize].le_infinite(-wo);
                         if le == Vec3::ZERO || shadowed_already {
@@ -279,14 +251,6 @@ impl PathTracer<'_> {
                 Meet::Sphere { light, t } => {
                     if segment == 0 {
                         covered = true;
-                    }
-                    if let (true, None, Light::Sphere { radiance, .. }) =
-                        (want_aux, aux, &self.scene.lights[light as usize])
-                    {
-                        aux = Some(Aux {
-                            albedo: radiance.clamp(Vec3::ZERO, Vec3::ONE),
-                            normal: wo,
-                        });
                     }
                     if let (
                         Light::Sphere {
@@ -334,6 +298,9 @@ impl PathTracer<'_> {
                 };
                 l += self.clamped(beta * le * w, segment >= 2);
             }
+            if segment + 1 >= max_depth {
+                break;
+            }
             let material = &self.scene.materials[info.material as usize];
             let bxdf = if after_diffuse {
                 &material.filtered
@@ -341,21 +308,6 @@ impl PathTracer<'_> {
                 &material.bxdf
             };
             let bsdf = Bsdf::new(s.ng_front, s.ns, wo, bxdf);
-            // The vertex as the denoiser sees it, kept if the path stops or scatters
-            // diffusely here.
-            let here = || {
-                let n = bsdf.shading_normal();
-                Aux {
-                    albedo: material.bxdf.albedo(),
-                    normal: if n.dot(wo) < 0.0 { -n } else { n },
-                }
-            };
-            if segment + 1 >= max_depth {
-                if want_aux && aux.is_none() {
-                    aux = Some(here());
-                }
-                break;
-            }
             let ng_out = if s.ng_front.dot(wo) >= 0.0 {
                 s.ng_front
             } else {
@@ -428,11 +380,7 @@ impl PathTracer<'_> {
             // Continue the path by sampling the BSDF.
             // The lobe choice is the first dimension of its pair (`get_1d(…, dim + 4)`).
             let uc = u_lobe.x;
-            let sampled = bsdf.sample_f(wo, uc, u);
-            if want_aux && aux.is_none() && sampled.is_none_or(|bs| !bs.specular) {
-                aux = Some(here());
-            }
-            let Some(bs) = sampled else {
+            let Some(bs) = bsdf.sample_f(wo, uc, u) else {
                 break;
             };
             if bs.pdf <= 0.0 || bs.f == Vec3::ZERO {
@@ -444,7 +392,6 @@ impl PathTracer<'_> {
                 return PathSample {
                     radiance: Vec3::ZERO,
                     covered,
-                    aux: want_aux.then(|| aux.unwrap_or_default()),
                 };
             }
             let transmitted = bsdf.bxdf().transmits()
@@ -481,11 +428,7 @@ impl PathTracer<'_> {
             counters.dropped += 1;
             Vec3::ZERO
         };
-        PathSample {
-            radiance,
-            covered,
-            aux: want_aux.then(|| aux.unwrap_or_default()),
-        }
+        PathSample { radiance, covered }
     }
 
     /// Ray parameter of the nearest drawn surface or emitter `ray` meets, `None` for the sky:

@@ -271,11 +271,17 @@ fn render_samples(
                 first + k as u32,
                 rays[k],
                 meets[k],
-                aux,
                 counters,
             );
             state.film.add_sample(pixel, s.radiance, s.covered);
-            if let Some(a) = s.aux {
+            if aux {
+                let a = tracer.aux(
+                    &pixel_sampler,
+                    first + k as u32,
+                    rays[k],
+                    meets[k],
+                    counters,
+                );
                 state.film.add_aux(pixel, a.albedo, a.normal);
             }
         }
