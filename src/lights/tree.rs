@@ -351,20 +351,29 @@ impl LightTree {
         self.nodes.is_empty()
     }
 
-    /// The importances of an interior node's two children at `ctx`.
+    /// The weights of an interior node's two children at `ctx` and the second's index:
+    /// their importances, or, below the root, their powers where both importances are 0 (the
+    /// node's looser bound let the walk in, its children's rule every light out: a pick by
+    /// power there keeps the pmf a distribution that sums to 1, and costs nothing over
+    /// giving up, since that sample finds no light either way). `None` at the root when both
+    /// are 0: nothing in the tree can light the point.
     #[inline(always)]
-    fn child_importances(&self, index: usize, ctx: &LightContext) -> (f32, f32, usize) {
+    fn child_weights(&self, index: usize, ctx: &LightContext) -> Option<(f32, f32, usize)> {
         let second = self.nodes[index].child_or_light as usize;
-        (
-            self.nodes[index + 1].bounds.importance(ctx),
-            self.nodes[second].bounds.importance(ctx),
-            second,
-        )
+        let (c0, c1) = (&self.nodes[index + 1].bounds, &self.nodes[second].bounds);
+        let (a, b) = (c0.importance(ctx), c1.importance(ctx));
+        if a + b > 0.0 {
+            Some((a, b, second))
+        } else if index == 0 {
+            None
+        } else {
+            Some((c0.phi, c1.phi, second))
+        }
     }
 
     /// Picks a light for `ctx` with `u` in [0, 1): the light's index in the scene's list and
     /// the probability of picking it, the product of each level's importance share. `None`
-    /// when no light in the tree can light the point.
+    /// when the root's children say no light in the tree can light the point.
     pub fn sample(&self, ctx: &LightContext, mut u: f32) -> Option<(usize, f32)> {
         let root = self.nodes.first()?;
         if root.leaf {
@@ -378,11 +387,8 @@ impl LightTree {
             if node.leaf {
                 return Some((node.child_or_light as usize, pmf));
             }
-            let (a, b, second) = self.child_importances(index, ctx);
+            let (a, b, second) = self.child_weights(index, ctx)?;
             let sum = a + b;
-            if !(sum > 0.0) {
-                return None;
-            }
             let p0 = a / sum;
             if u < p0 {
                 pmf *= p0;
@@ -419,11 +425,10 @@ impl LightTree {
             if self.nodes[index].leaf {
                 return pmf;
             }
-            let (a, b, second) = self.child_importances(index, ctx);
-            let sum = a + b;
-            if !(sum > 0.0) {
+            let Some((a, b, second)) = self.child_weights(index, ctx) else {
                 return 0.0;
-            }
+            };
+            let sum = a + b;
             if trail & 1 == 0 {
                 pmf *= a / sum;
                 index += 1;
