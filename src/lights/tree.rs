@@ -471,7 +471,7 @@ fn split(items: &mut [(u32, Bounds)], depth: u32) -> usize {
     let mut best: Option<(f32, usize, usize)> = None;
     if depth < SAH_DEPTH {
         for dim in 0..3 {
-            if !(cext[dim] > 0.0) {
+            if cext[dim] <= 0.0 {
                 continue;
             }
             let mut buckets = [Bounds::EMPTY; BUCKETS];
