@@ -27,7 +27,7 @@ use glam::Vec3;
 use crate::camera::Camera;
 use crate::color::luminance;
 use crate::geometry::Ray;
-use crate::lights::Light;
+use crate::lights::{Light, LightChoice, LightContext};
 use crate::materials::Bsdf;
 use crate::sampling::sampler::PixelSampler;
 use crate::sampling::Distribution1D;
@@ -70,6 +70,11 @@ pub struct Counters {
 const SAMPLES_PER_BOUNCE: u32 = 8;
 const FIRST_BOUNCE_DIM: u32 = 4;
 
+/// The share of the positioned lights' pick probability that follows the light tree (the rest
+/// follows the guided, point-independent distribution); docs/rendering.md has the
+/// measurements behind it.
+pub const TREE_SHARE: f32 = 0.5;
+
 fn power_heuristic(a: f32, b: f32) -> f32 {
     let (a2, b2) = (a * a, b * b);
     if a2 + b2 > 0.0 {
@@ -86,7 +91,7 @@ pub struct PathTracer<'w> {
     /// The render's settings.
     settings: Settings,
     /// Picks a light for next-event estimation (and gives its probability for MIS).
-    light_choice: Distribution1D,
+    light_choice: LightChoice,
 }
 
 /// One camera sample's outcome.
@@ -101,19 +106,43 @@ pub struct PathSample {
 impl<'w> PathTracer<'w> {
     /// A path tracer for `scene` seen by `camera`. Lights are picked by what they light in
     /// view where a fixed pre-pass through `camera` can tell (see `guide.rs`: a function of
-    /// the scene and camera alone, whatever the settings), by power otherwise.
+    /// the scene and camera alone, whatever the settings), by power otherwise; a share
+    /// [`TREE_SHARE`] of the positioned lights' picks follows the light tree.
     pub fn new(scene: &'w TraceScene, camera: &Camera, settings: Settings) -> PathTracer<'w> {
+        PathTracer::with_tree_share(scene, camera, settings, TREE_SHARE)
+    }
+
+    /// [`Self::new`] with the tree's share of the positioned lights' picks given, in [0, 1]
+    /// (0: the guided distribution alone); for measuring and testing the choice.
+    pub fn with_tree_share(
+        scene: &'w TraceScene,
+        camera: &Camera,
+        settings: Settings,
+        tree_share: f32,
+    ) -> PathTracer<'w> {
         let mut tracer = PathTracer::with_light_choice(scene, scene.light_power.clone(), settings);
-        if let Some(guided) = tracer.guided_light_choice(camera) {
-            tracer.light_choice = guided;
-        }
+        let fixed = tracer
+            .guided_light_choice(camera)
+            .unwrap_or_else(|| scene.light_power.clone());
+        tracer.light_choice =
+            LightChoice::with_tree(fixed, &scene.lights, &scene.light_tree, tree_share);
         tracer
     }
 
-    /// A path tracer with a given light choice over `scene.lights` (tests compare choices).
+    /// A path tracer that picks lights from a fixed distribution over `scene.lights`, whatever
+    /// the point (tests compare choices).
     pub fn with_light_choice(
         scene: &'w TraceScene,
         light_choice: Distribution1D,
+        settings: Settings,
+    ) -> PathTracer<'w> {
+        PathTracer::with_choice(scene, LightChoice::fixed(light_choice), settings)
+    }
+
+    /// A path tracer with a given light choice.
+    pub fn with_choice(
+        scene: &'w TraceScene,
+        light_choice: LightChoice,
         settings: Settings,
     ) -> PathTracer<'w> {
         PathTracer {
@@ -123,8 +152,14 @@ impl<'w> PathTracer<'w> {
         }
     }
 
-    /// The distribution next-event estimation picks lights from, over `scene.lights`.
+    /// The point-independent distribution over `scene.lights` next-event estimation starts
+    /// from (guided or by power); [`Self::choice`] is the whole choice.
     pub fn light_choice(&self) -> &Distribution1D {
+        self.light_choice.fixed_distribution()
+    }
+
+    /// The light choice: the fixed distribution and the tree's share.
+    pub fn choice(&self) -> &LightChoice {
         &self.light_choice
     }
 
@@ -166,8 +201,11 @@ impl PathTracer<'_> {
         }
     }
 
-    fn light_pick_pdf(&self, light: u32) -> f32 {
-        self.light_choice.discrete_pdf(light as usize)
+    /// The probability that next-event estimation at `ctx` picks `light`.
+    #[inline]
+    fn light_pick_pdf(&self, ctx: &LightContext, light: u32) -> f32 {
+        self.light_choice
+            .pmf(&self.scene.light_tree, ctx, light as usize)
     }
 
     /// One sample of the radiance arriving along the camera ray `ray`, sample `index` of the
@@ -200,8 +238,13 @@ impl PathTracer<'_> {
         let mut l = Vec3::ZERO;
         let mut beta = Vec3::ONE;
         let mut covered = false;
-        // The previous vertex, for MIS when a BSDF-sampled ray finds a light.
-        let mut prev_p = ray.o;
+        // The previous vertex, for MIS when a BSDF-sampled ray finds a light (the pick
+        // probability depends on where it was picked from).
+        let mut prev = LightContext {
+            p: ray.o,
+            ns: Vec3::Z,
+            ng: None,
+        };
         let mut prev_pdf = 0.0f32;
         let mut prev_specular = true;
         // The path has bounced off a diffuse surface: `[trace] filter_glossy` applies from
@@ -240,8 +283,8 @@ impl PathTracer<'_> {
                         let w = if prev_specular {
                             1.0
                         } else {
-                            let pl = self.light_pick_pdf(i)
-                                * self.scene.lights[i as usize].pdf_li(prev_p, -wo, f32::INFINITY);
+                            let pl = self.light_pick_pdf(&prev, i)
+                                * self.scene.lights[i as usize].pdf_li(prev.p, -wo, f32::INFINITY);
                             power_heuristic(prev_pdf, pl)
                         };
                         l += self.clamped(beta * le * w, segment >= 2);
@@ -263,8 +306,8 @@ impl PathTracer<'_> {
                             1.0
                         } else {
                             let dist = t * ray.d.length();
-                            let pl = self.light_pick_pdf(light)
-                                * self.scene.lights[light as usize].pdf_li(prev_p, -wo, dist);
+                            let pl = self.light_pick_pdf(&prev, light)
+                                * self.scene.lights[light as usize].pdf_li(prev.p, -wo, dist);
                             power_heuristic(prev_pdf, pl)
                         };
                         l += self.clamped(beta * *radiance * w, segment >= 2);
@@ -290,8 +333,8 @@ impl PathTracer<'_> {
                 } else if let Some(first) = info.first_light {
                     let li = first + s.prim;
                     let dist = hit.t * ray.d.length();
-                    let pl = self.light_pick_pdf(li)
-                        * self.scene.lights[li as usize].pdf_li(prev_p, -wo, dist);
+                    let pl = self.light_pick_pdf(&prev, li)
+                        * self.scene.lights[li as usize].pdf_li(prev.p, -wo, dist);
                     power_heuristic(prev_pdf, pl)
                 } else {
                     1.0
@@ -320,8 +363,18 @@ impl PathTracer<'_> {
                 sampler.get_2d_x4(index, [dim, dim + 2, dim + 4, dim + 6]);
 
             // Next-event estimation.
-            if !self.scene.lights.is_empty() {
-                let (li_index, pick_pdf) = self.light_choice.sample_discrete(u_pick.x);
+            let here = LightContext {
+                p: s.p,
+                ns: s.ns,
+                ng: (!bsdf.bxdf().transmits()).then_some(ng_out),
+            };
+            let picked = if self.scene.lights.is_empty() {
+                None
+            } else {
+                self.light_choice
+                    .sample(&self.scene.light_tree, &here, u_pick.x)
+            };
+            if let Some((li_index, pick_pdf)) = picked {
                 let light = &self.scene.lights[li_index];
                 if let Some(ls) = light
                     .sample_li(s.p, u_light)
@@ -408,7 +461,7 @@ impl PathTracer<'_> {
                     via_glass = false;
                 }
             }
-            prev_p = s.p;
+            prev = here;
             prev_pdf = bs.pdf;
             prev_specular = bs.specular;
             after_diffuse |= bs.diffuse;

@@ -1,14 +1,17 @@
 //! Lights: points, spheres (`[[light]]` with a radius and `[[emitter]]`), emissive triangles,
-//! the sun and the sky, each sampled by solid angle from a shading point.
+//! the sun and the sky, each sampled by solid angle from a shading point; which light is
+//! sampled is [`LightChoice`]'s decision, by a fixed distribution and the [`LightTree`].
 //!
 //! Units: a point light's `intensity` is radiant intensity, W/sr per channel; the radiance of
 //! spheres, triangles, the sun's disk and the sky is W·m⁻²·sr⁻¹; the sun's `irradiance` is W/m²
 //! on a plane facing it. Every pdf here is per unit solid angle at the shading point.
 
+pub mod choice;
 pub mod hosek;
 pub mod sky;
 pub mod skymaps;
 pub mod sun;
+pub mod tree;
 
 use std::f32::consts::PI;
 
@@ -16,7 +19,9 @@ use glam::{Vec2, Vec3};
 
 pub use crate::color::luminance;
 pub use crate::sampling::{Distribution1D, Distribution2D};
+pub use choice::LightChoice;
 pub use sky::SkyMap;
+pub use tree::{LightContext, LightTree};
 
 use crate::geometry::sphere_hit;
 use crate::geometry::Frame;

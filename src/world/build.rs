@@ -17,7 +17,7 @@ use crate::accel::{Accel, Instance, TriangleMesh};
 use crate::assets::{self, MeshAsset};
 use crate::camera::Camera;
 use crate::lights::sky::SkyMap;
-use crate::lights::{luminance, skymaps, Distribution1D, Light};
+use crate::lights::{luminance, skymaps, Distribution1D, Light, LightTree};
 use crate::scene::{self, Code, Diagnostic, Location, Scene, Severity, Shadow, SkyKind};
 
 /// An object's or group's own transform and its parent's key.
@@ -687,6 +687,7 @@ impl World {
         let radius = if radius.is_finite() { radius } else { 1.0 };
         let powers: Vec<f32> = lights.iter().map(|l| l.power(radius)).collect();
         let light_power = Distribution1D::new(&powers);
+        let light_tree = LightTree::build(&lights, &powers);
         if lights.is_empty() {
             capabilities.push(Capability {
                 what: "lights".into(),
@@ -722,6 +723,7 @@ impl World {
                 cuts,
                 light_power,
                 light_powers: powers,
+                light_tree,
                 sphere_tree,
                 infinite,
             },

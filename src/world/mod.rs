@@ -23,7 +23,7 @@ use crate::accel::spheres::SphereTree;
 use crate::accel::Accel;
 use crate::assets::Coverage;
 use crate::camera::Camera;
-use crate::lights::{Distribution1D, Light};
+use crate::lights::{Distribution1D, Light, LightTree};
 use crate::materials::Bxdfs;
 use crate::scene::{Diagnostic, Location, Shadow};
 
@@ -165,6 +165,9 @@ pub struct TraceScene {
     /// Each light's power, W (luminance-weighted), in `lights` order: what `light_power` was
     /// made from.
     pub light_powers: Vec<f32>,
+    /// The light tree over every light with a position and power (all but the sun and sky),
+    /// built from `lights` and `light_powers`: next-event estimation's point-dependent pick.
+    pub light_tree: LightTree,
     /// The sphere lights (`[[light]]` with a radius, `[[emitter]]`) in a tree of their own,
     /// ids their indices in `lights`: every one has the [`mask::DRAWN`] bit (the camera sees
     /// them all), those that cast shadows also [`mask::CASTS`] (other rays meet them).
