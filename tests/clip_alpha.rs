@@ -495,9 +495,10 @@ alpha_cutoff = 0.25
 }
 
 #[test]
-fn the_objects_alpha_cutoff_wins_over_the_files() {
-    // The file asks for alphaCutoff 0.95, which would drop every texel (0.9 and 0.3); the
-    // object's 0.5 is what cuts, and the bake says the file's value is not used.
+fn the_objects_alpha_cutoff_wins_where_written_else_the_files() {
+    // The file asks for alphaCutoff 0.95, which drops every texel (0.9 and 0.3). An object
+    // that sets its own 0.4 cuts there, and the bake says the file's value is not used; one
+    // that leaves the key at its default takes the file's (docs/rendering.md).
     let dir = tempfile::tempdir().unwrap();
     let m = checker_material(dir.path(), "MASK").replace(
         r#""alphaMode":"MASK","#,
@@ -505,24 +506,37 @@ fn the_objects_alpha_cutoff_wins_over_the_files() {
     );
     let leaf = write_quad(dir.path(), "leaf", Some(&m));
     let quad = write_quad(dir.path(), "quad", None);
-    let s = scene(
-        dir.path(),
-        &[("leaf", &leaf), ("quad", &quad)],
-        vec![
-            object("leaf", "leaf", "white", [0.0; 3]),
-            object("back", "quad", "grey", [0.0, 0.0, -1.0]),
-        ],
-        vec![material("white", 0.8, 0.0), material("grey", 0.2, 0.0)],
-        Some(sun()),
-    );
-    let (world, img) = render(&s, 2, 4);
+    let bake = |cutoff: f32| {
+        let mut front = object("leaf", "leaf", "white", [0.0; 3]);
+        front.alpha_cutoff = cutoff;
+        let s = scene(
+            dir.path(),
+            &[("leaf", &leaf), ("quad", &quad)],
+            vec![front, object("back", "quad", "grey", [0.0, 0.0, -1.0])],
+            vec![material("white", 0.8, 0.0), material("grey", 0.2, 0.0)],
+            Some(sun()),
+        );
+        render(&s, 2, 4)
+    };
+    let (world, img) = bake(0.4);
     let q = quadrants(&img);
     assert!(close(q, [0.8, 0.2, 0.2, 0.8]), "{q:?}");
     assert!(
         world.asset_warnings.iter().any(|w| w.ends_with(
             "material 'leaf': its alphaCutoff 0.95 is not used; object \"leaf\" cuts at its \
-             alpha_cutoff 0.5"
+             alpha_cutoff 0.4"
         )),
+        "{:?}",
+        world.asset_warnings
+    );
+    let (world, img) = bake(0.5);
+    let q = quadrants(&img);
+    assert!(close(q, [0.2; 4]), "{q:?}");
+    assert!(
+        !world
+            .asset_warnings
+            .iter()
+            .any(|w| w.contains("alphaCutoff")),
         "{:?}",
         world.asset_warnings
     );

@@ -454,6 +454,10 @@ impl World {
                 // us), which a bake says once per material and file.
                 let own = match (named.or(by_gltf).or(fallback), part.gltf_material) {
                     (None, Some(gm)) => a.materials.get(gm).map(|m| (gm, m)),
+                    // No glTF material, but vertex colours: they are the surface's colour.
+                    (None, None) if !geom.colors.is_empty() => {
+                        Some((usize::MAX, &*VERTEX_COLOURED))
+                    }
                     _ => None,
                 };
                 let own = own.map(|(gm, m)| {
@@ -776,6 +780,23 @@ impl World {
         })
     }
 }
+
+/// What a primitive with COLOR_0 and no glTF material is drawn with: white times its vertex
+/// colours, with the default plain material's roughness (0.5) and specular (0.04, ior 1.5),
+/// not metallic (docs/rendering.md).
+static VERTEX_COLOURED: std::sync::LazyLock<assets::GltfMaterial> =
+    std::sync::LazyLock::new(|| assets::GltfMaterial {
+        label: "vertex colours (no material)".into(),
+        base_color: [1.0; 4],
+        base_color_texture: None,
+        metallic: 0.0,
+        roughness: 0.5,
+        metallic_roughness_texture: None,
+        emissive: [0.0; 3],
+        emissive_texture: None,
+        normal_texture: None,
+        ior: assets::DEFAULT_IOR,
+    });
 
 /// A mover's world transform where it stands at `value` (degrees about its axis through its
 /// pivot, or scene units along its axis).
