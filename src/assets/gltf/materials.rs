@@ -146,13 +146,12 @@ impl<'a> Loader<'a> {
             &label,
         )?;
         let emissive_texture = self.texture_slot(&raw, "/emissiveTexture", &label)?;
-        let normal_texture = match self.texture_slot(&raw, "/normalTexture", &label)? {
-            Some(texture) => Some(NormalTexture {
+        let normal_texture = self
+            .texture_slot(&raw, "/normalTexture", &label)?
+            .map(|texture| NormalTexture {
                 texture,
                 scale: num(raw.pointer("/normalTexture/scale"), 1.0),
-            }),
-            None => None,
-        };
+            });
         self.asset.materials.push(GltfMaterial {
             label,
             base_color,
