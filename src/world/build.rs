@@ -9,7 +9,7 @@ use std::collections::HashSet;
 
 use glam::{Mat3, Mat4, Vec3};
 
-use super::gltf_surface::gltf_material_def;
+use super::gltf_surface::{gltf_material_def, VERTEX_COLOURED};
 use super::materials::material_def;
 use super::notes::capability_notes;
 use super::sun::{analytic_sky, daylight_turbidity, resolve_sun};
@@ -780,23 +780,6 @@ impl World {
         })
     }
 }
-
-/// What a primitive with COLOR_0 and no glTF material is drawn with: white times its vertex
-/// colours, with the default plain material's roughness (0.5) and specular (0.04, ior 1.5),
-/// not metallic (docs/rendering.md).
-static VERTEX_COLOURED: std::sync::LazyLock<assets::GltfMaterial> =
-    std::sync::LazyLock::new(|| assets::GltfMaterial {
-        label: "vertex colours (no material)".into(),
-        base_color: [1.0; 4],
-        base_color_texture: None,
-        metallic: 0.0,
-        roughness: 0.5,
-        metallic_roughness_texture: None,
-        emissive: [0.0; 3],
-        emissive_texture: None,
-        normal_texture: None,
-        ior: assets::DEFAULT_IOR,
-    });
 
 /// A mover's world transform where it stands at `value` (degrees about its axis through its
 /// pivot, or scene units along its axis).

@@ -22,7 +22,7 @@ use std::sync::Arc;
 use glam::{Vec2, Vec3, Vec4};
 
 use super::MaterialDef;
-use crate::assets::{Decode, GltfMaterial, MAX_TEX_COORD_SETS};
+use crate::assets::{Decode, GltfMaterial, DEFAULT_IOR, MAX_TEX_COORD_SETS};
 use crate::materials::{Bxdfs, Plain};
 
 /// The dielectric reflectance at normal incidence of index of refraction `ior` (from air).
@@ -194,6 +194,23 @@ pub(super) fn gltf_material_def(
         surface,
     }
 }
+
+/// What a primitive with COLOR_0 and no glTF material is drawn with: white times its vertex
+/// colours, with the default plain material's roughness (0.5) and specular (0.04, ior 1.5),
+/// not metallic (docs/rendering.md).
+pub(super) static VERTEX_COLOURED: std::sync::LazyLock<GltfMaterial> =
+    std::sync::LazyLock::new(|| GltfMaterial {
+        label: "vertex colours (no material)".into(),
+        base_color: [1.0; 4],
+        base_color_texture: None,
+        metallic: 0.0,
+        roughness: 0.5,
+        metallic_roughness_texture: None,
+        emissive: [0.0; 3],
+        emissive_texture: None,
+        normal_texture: None,
+        ior: DEFAULT_IOR,
+    });
 
 #[cfg(test)]
 mod tests {
