@@ -5,8 +5,13 @@
 //! because the crate's own readers panic (debug overflow checks, asserts) on a malformed file,
 //! and this loader must answer every file with a mesh or an error.
 
-use super::texture::{decode_alpha, AlphaTexture, Coverage, Filter, Wrap};
-use super::{smooth_normals, AssetError, AssetErrorKind, Geometry, MeshAsset, Part};
+mod materials;
+mod tangents;
+
+use super::texture::{decode_alpha, AlphaTexture, Coverage, Filter, TextureImage, Wrap};
+use super::{
+    smooth_normals, AssetError, AssetErrorKind, Geometry, MeshAsset, Part, MAX_TEX_COORD_SETS,
+};
 use ::gltf::accessor::{DataType, Dimensions};
 use ::gltf::buffer::Source;
 use ::gltf::material::AlphaMode;
@@ -14,13 +19,14 @@ use ::gltf::mesh::Mode;
 use ::gltf::scene::Transform;
 use ::gltf::texture::{MagFilter, WrappingMode};
 use ::gltf::{Accessor, Document, Node, Primitive, Semantic};
-use glam::{Mat4, Quat, Vec2, Vec3};
+use glam::{Mat4, Quat, Vec2, Vec3, Vec4};
 use serde_json::Value;
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::io::Read;
 use std::path::Path;
 use std::sync::Arc;
+use tangents::{mikktspace_tangents, tangent_frame};
 
 /// glTF extensions that a file may list in `extensionsRequired` and still be loaded: the ones
 /// this loader really implements. Any other required extension is refused by name.
@@ -133,7 +139,10 @@ fn load(path: &Path, node: Option<&str>) -> Result<MeshAsset, Failure> {
         base,
         coverage_of: HashMap::new(),
         alpha_of: HashMap::new(),
-        base_colour_warned: false,
+        material_of: HashMap::new(),
+        images: HashMap::new(),
+        texels_decoded: 0,
+        named: HashSet::new(),
         asset: MeshAsset::default(),
         geometry_of: HashMap::new(),
         warned: HashSet::new(),
@@ -350,7 +359,15 @@ fn load_buffers<'b>(
 
 /// One glTF primitive's data identity: the accessors it reads and its mode. Primitives of
 /// different meshes with the same key share one [`Geometry`].
-type GeometryKey = (usize, Option<usize>, Option<usize>, Option<usize>, u32);
+/// What makes two primitives one geometry: POSITION, NORMAL, every TEXCOORD_n, COLOR_0,
+/// TANGENT and indices accessors, the mode, and the TEXCOORD_n set tangents are generated
+/// from (`None` when none are).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct GeometryKey {
+    accessors: Vec<Option<usize>>,
+    mode: u32,
+    tangents_from: Option<u32>,
+}
 
 struct Loader<'a> {
     doc: &'a Document,
@@ -364,8 +381,15 @@ struct Loader<'a> {
     coverage_of: HashMap<usize, Option<usize>>,
     /// Per glTF texture index: its decoded alpha (`None` when the image has no alpha channel).
     alpha_of: HashMap<usize, Option<Arc<AlphaTexture>>>,
-    /// Whether the file's base colour textures have been warned about (once per file).
-    base_colour_warned: bool,
+    /// Per glTF material index: its [`MeshAsset::materials`] slot.
+    material_of: HashMap<usize, usize>,
+    /// Per glTF image index: the image decoded as RGBA8, shared by every slot reading it.
+    images: HashMap<usize, Arc<TextureImage>>,
+    /// Texels decoded so far into `images`, against the file's limit.
+    texels_decoded: u64,
+    /// What has been named once for the file (an extension, occlusion), by topic: the
+    /// message names the first material met, the topic does not.
+    named: HashSet<String>,
     asset: MeshAsset,
     /// Geometry index per primitive key; `None` for a primitive skipped (warned once).
     geometry_of: HashMap<GeometryKey, Option<usize>>,
@@ -724,10 +748,16 @@ impl<'a> Loader<'a> {
             None => vec![Mat4::IDENTITY],
         };
         for prim in mesh.primitives() {
-            let Some(geometry) = self.geometry(&mesh, &prim)? else {
+            let material = prim.material();
+            let gltf_material = self.material(&material)?;
+            // Tangents are generated (when the file has none) from the set the material's
+            // normal texture reads.
+            let tangents_from = gltf_material
+                .and_then(|m| self.asset.materials[m].normal_texture.as_ref())
+                .map(|n| n.texture.tex_coord);
+            let Some(geometry) = self.geometry(&mesh, &prim, tangents_from)? else {
                 continue;
             };
-            let material = prim.material();
             let name = material.name().map(str::to_string);
             let double_sided = material.double_sided();
             let coverage = self.coverage(&material)?;
@@ -742,6 +772,7 @@ impl<'a> Loader<'a> {
                     material: name.clone(),
                     double_sided,
                     coverage,
+                    gltf_material,
                 });
             }
         }
@@ -749,8 +780,7 @@ impl<'a> Loader<'a> {
     }
 
     /// The cut-out coverage of a primitive's material, built on first use: `None` for an
-    /// opaque material (and the default material, which is opaque). Warns, once per file, that
-    /// base colour textures are not rendered (only a cut-out's alpha is read).
+    /// opaque material (and the default material, which is opaque).
     fn coverage(&mut self, material: &::gltf::Material<'a>) -> Result<Option<usize>, Failure> {
         let Some(index) = material.index() else {
             return Ok(None);
@@ -763,13 +793,6 @@ impl<'a> Loader<'a> {
             None => format!("material {index}"),
         };
         let pbr = material.pbr_metallic_roughness();
-        if pbr.base_color_texture().is_some() && !self.base_colour_warned {
-            self.base_colour_warned = true;
-            self.warn(format!(
-                "{label}: base colour textures are not rendered yet (colours come from the \
-                 scene's materials; only a cut-out material's alpha is read)"
-            ));
-        }
         let blend = match material.alpha_mode() {
             AlphaMode::Opaque => {
                 self.coverage_of.insert(index, None);
@@ -847,19 +870,7 @@ impl<'a> Loader<'a> {
             Some(n) => format!("{label}: base colour texture image {} '{n}'", image.index()),
             None => format!("{label}: base colour texture image {}", image.index()),
         };
-        let bytes: Cow<[u8]> = match image.source() {
-            ::gltf::image::Source::View { view, .. } => {
-                Cow::Borrowed(self.view_bytes(&view, 0, view.length(), 1, 1, &what)?)
-            }
-            ::gltf::image::Source::Uri { uri, .. } if uri.starts_with("data:") => {
-                let data = ::gltf::buffer::Data::from_source(Source::Uri(uri), None)
-                    .map_err(|e| format!("{what}: bad data URI: {e}"))?;
-                Cow::Owned(data.0)
-            }
-            ::gltf::image::Source::Uri { uri, .. } => {
-                Cow::Owned(read_file_uri(self.base, uri, &what)?)
-            }
-        };
+        let bytes = self.image_bytes(&image, &what)?;
         let sampler = texture.sampler();
         let wrap = |m: WrappingMode| match m {
             WrappingMode::Repeat => Wrap::Repeat,
@@ -958,7 +969,12 @@ impl<'a> Loader<'a> {
 
     /// The geometry of a primitive, built on first use and shared after; `None` when the
     /// primitive has no triangles (line and point modes are warned about here, once).
-    fn geometry(&mut self, mesh: &::gltf::Mesh, prim: &Primitive) -> Result<Option<usize>, String> {
+    fn geometry(
+        &mut self,
+        mesh: &::gltf::Mesh,
+        prim: &Primitive,
+        tangents_from: Option<u32>,
+    ) -> Result<Option<usize>, String> {
         let label = match mesh.name() {
             Some(n) => format!("mesh '{n}' primitive {}", prim.index()),
             None => format!("mesh #{} primitive {}", mesh.index(), prim.index()),
@@ -966,17 +982,27 @@ impl<'a> Loader<'a> {
         let pos = prim
             .get(&Semantic::Positions)
             .ok_or_else(|| format!("{label} has no POSITION"))?;
-        let key: GeometryKey = (
-            pos.index(),
+        let has_tangents = prim.get(&Semantic::Tangents).is_some();
+        let tangents_from = tangents_from.filter(|_| !has_tangents);
+        let mut accessors = vec![
+            Some(pos.index()),
             prim.get(&Semantic::Normals).map(|a| a.index()),
-            prim.get(&Semantic::TexCoords(0)).map(|a| a.index()),
+            prim.get(&Semantic::Colors(0)).map(|a| a.index()),
+            prim.get(&Semantic::Tangents).map(|a| a.index()),
             prim.indices().map(|a| a.index()),
-            prim.mode().as_gl_enum(),
+        ];
+        accessors.extend(
+            (0..MAX_TEX_COORD_SETS).map(|n| prim.get(&Semantic::TexCoords(n)).map(|a| a.index())),
         );
+        let key = GeometryKey {
+            accessors,
+            mode: prim.mode().as_gl_enum(),
+            tangents_from,
+        };
         if let Some(&g) = self.geometry_of.get(&key) {
             return Ok(g);
         }
-        let built = self.build(prim, &pos, &label)?;
+        let built = self.build(prim, &pos, &label, tangents_from)?;
         let slot = built.map(|g| {
             self.asset.geometries.push(g);
             self.asset.geometries.len() - 1
@@ -990,6 +1016,7 @@ impl<'a> Loader<'a> {
         prim: &Primitive,
         pos: &Accessor,
         label: &str,
+        tangents_from: Option<u32>,
     ) -> Result<Option<Geometry>, String> {
         let mode = prim.mode();
         if !matches!(
@@ -1069,22 +1096,98 @@ impl<'a> Loader<'a> {
             }
             None => smooth_normals(&positions, &indices),
         };
-        let uvs = match prim.get(&Semantic::TexCoords(0)) {
-            Some(acc) => {
-                let v = self.read_f32s(&acc, Dimensions::Vec2, &format!("{label} TEXCOORD_0"))?;
-                if v.len() / 2 != n {
-                    return Err(format!(
-                        "{label}: TEXCOORD_0 has {} elements, POSITION {n}",
-                        v.len() / 2
-                    ));
-                }
-                v.chunks_exact(2).map(Vec2::from_slice).collect()
+        let uvs = self
+            .tex_coords(prim, 0, n, label)?
+            .unwrap_or(vec![Vec2::ZERO; n]);
+        let mut more_uvs = Vec::new();
+        for set in 1..MAX_TEX_COORD_SETS {
+            match self.tex_coords(prim, set, n, label)? {
+                Some(v) => more_uvs.push(v),
+                None => break,
             }
-            None => vec![Vec2::ZERO; n],
-        };
-        if prim.get(&Semantic::Colors(0)).is_some() {
-            self.warn(format!("{label}: COLOR_0 vertex colours ignored"));
         }
+        if prim.get(&Semantic::TexCoords(MAX_TEX_COORD_SETS)).is_some() {
+            self.warn(format!(
+                "{label}: TEXCOORD_{MAX_TEX_COORD_SETS} and above are not read"
+            ));
+        }
+        let colors = match prim.get(&Semantic::Colors(0)) {
+            Some(acc) => {
+                let dims = acc.dimensions();
+                let what = format!("{label} COLOR_0");
+                let v = self.read_f32s(&acc, dims, &what)?;
+                let k = if dims == Dimensions::Vec4 { 4 } else { 3 };
+                if dims != Dimensions::Vec3 && dims != Dimensions::Vec4 {
+                    return Err(format!("{what} is not VEC3 or VEC4"));
+                }
+                if v.len() / k != n {
+                    return Err(format!("{what} has {} elements, POSITION {n}", v.len() / k));
+                }
+                let c = |x: f32| {
+                    if x.is_finite() {
+                        x.clamp(0.0, 1.0)
+                    } else {
+                        1.0
+                    }
+                };
+                v.chunks_exact(k)
+                    .map(|e| Vec4::new(c(e[0]), c(e[1]), c(e[2]), e.get(3).map_or(1.0, |&a| c(a))))
+                    .collect()
+            }
+            None => Vec::new(),
+        };
+        if prim.get(&Semantic::Colors(1)).is_some() {
+            self.warn(format!(
+                "{label}: COLOR_1 and above are not read (COLOR_0 is)"
+            ));
+        }
+        let tangents = match prim.get(&Semantic::Tangents) {
+            Some(acc) => {
+                let what = format!("{label} TANGENT");
+                let v = self.read_f32s(&acc, Dimensions::Vec4, &what)?;
+                if v.len() / 4 != n {
+                    return Err(format!("{what} has {} elements, POSITION {n}", v.len() / 4));
+                }
+                v.chunks_exact(4)
+                    .zip(&normals)
+                    .map(|(t, nrm)| tangent_frame(Vec3::new(t[0], t[1], t[2]), t[3], *nrm))
+                    .collect()
+            }
+            None => match tangents_from {
+                Some(set) => {
+                    let set_uvs = if set == 0 {
+                        Some(&uvs)
+                    } else {
+                        more_uvs.get(set as usize - 1)
+                    };
+                    match set_uvs {
+                        Some(t) => {
+                            let (tangents, ok) =
+                                mikktspace_tangents(&positions, &normals, t, &indices);
+                            if !ok {
+                                self.warn(format!(
+                                    "{label}: MikkTSpace could not build tangents; the normal \
+                                     texture is drawn in an arbitrary frame"
+                                ));
+                            }
+                            tangents
+                        }
+                        None => {
+                            self.warn(format!(
+                                "{label}: its normal texture reads TEXCOORD_{set}, which the \
+                                 primitive lacks; the normal texture is drawn in an arbitrary \
+                                 frame"
+                            ));
+                            normals
+                                .iter()
+                                .map(|nrm| tangent_frame(Vec3::ZERO, 1.0, *nrm))
+                                .collect()
+                        }
+                    }
+                }
+                None => Vec::new(),
+            },
+        };
         if prim.morph_targets().len() > 0 {
             self.warn(format!(
                 "{label}: morph targets not applied; the base shape is used"
@@ -1096,8 +1199,30 @@ impl<'a> Loader<'a> {
             positions,
             normals,
             uvs,
+            more_uvs,
+            colors,
+            tangents,
             indices,
         }))
+    }
+
+    /// TEXCOORD_`set` of a primitive of `n` vertices, `None` when it has none.
+    fn tex_coords(
+        &self,
+        prim: &Primitive,
+        set: u32,
+        n: usize,
+        label: &str,
+    ) -> Result<Option<Vec<Vec2>>, String> {
+        let Some(acc) = prim.get(&Semantic::TexCoords(set)) else {
+            return Ok(None);
+        };
+        let what = format!("{label} TEXCOORD_{set}");
+        let v = self.read_f32s(&acc, Dimensions::Vec2, &what)?;
+        if v.len() / 2 != n {
+            return Err(format!("{what} has {} elements, POSITION {n}", v.len() / 2));
+        }
+        Ok(Some(v.chunks_exact(2).map(Vec2::from_slice).collect()))
     }
 }
 
@@ -1195,6 +1320,18 @@ mod tests {
             for nrm in &g.normals {
                 assert!((nrm.length() - 1.0).abs() < 1e-4, "normal {nrm:?}");
             }
+            for set in &g.more_uvs {
+                assert!(set.len() == n && set.iter().all(|p| p.is_finite()));
+            }
+            assert!(g.colors.is_empty() || g.colors.len() == n);
+            assert!(g.colors.iter().all(|c| c.is_finite()));
+            assert!(g.tangents.is_empty() || g.tangents.len() == n);
+            for t in &g.tangents {
+                assert!((t.truncate().length() - 1.0).abs() < 1e-4 && t.w.abs() == 1.0);
+            }
+        }
+        for p in &m.parts {
+            assert!(p.gltf_material.is_none_or(|i| i < m.materials.len()));
         }
         for p in &m.parts {
             assert!(p.geometry < m.geometries.len());
@@ -1911,13 +2048,15 @@ mod tests {
             (t.wrap_s, t.wrap_t, t.filter),
             (wrap_s, Wrap::Repeat, filter)
         );
-        assert!(
-            m.warnings.iter().any(
-                |w| w.starts_with("material 'leaf': base colour textures are not rendered yet")
-            ),
-            "{:?}",
-            m.warnings
-        );
+        // The same image shades the material: decoded once, as RGBA.
+        let mat = &m.materials[m.parts[0].gltf_material.expect("material")];
+        let t = mat
+            .base_color_texture
+            .as_ref()
+            .expect("base colour texture");
+        assert_eq!(t.image.texels, [[1, 2, 3, 10], [1, 2, 3, 250]]);
+        assert_eq!((t.wrap_s, t.filter, t.tex_coord), (wrap_s, filter, 0));
+        assert!(m.warnings.is_empty(), "{:?}", m.warnings);
     }
 
     #[test]
@@ -2053,13 +2192,182 @@ mod tests {
         );
         assert!(m.coverages[0].blend && m.coverages[0].texture.is_some());
         assert_eq!(m.coverages[0].factor, 1.0);
-        // OPAQUE: no coverage and no decoding, only the base colour warning.
+        // OPAQUE: no coverage; the texture shades the material, without a warning.
         let m = load(r#"{"name":"wall","pbrMetallicRoughness":{"baseColorTexture":{"index":0}}}"#);
         assert!(m.coverages.is_empty() && m.parts[0].coverage.is_none());
-        assert_eq!(m.warnings.len(), 1, "{:?}", m.warnings);
-        assert!(
-            m.warnings[0].starts_with("material 'wall': base colour textures are not rendered yet")
+        assert!(m.warnings.is_empty(), "{:?}", m.warnings);
+        assert!(m.materials[0].base_color_texture.is_some());
+    }
+
+    /// Factors, texture slots with their sets, samplers and KHR_texture_transform, emissive
+    /// strength and ior, read as written; undrawn extensions and occlusion named once per
+    /// file, however many materials hold them.
+    #[test]
+    fn material_parameters_are_read_and_undrawn_ones_named_once() {
+        let png = two_texel_png();
+        let images = format!(
+            r#","textures":[{{"source":0,"sampler":0}},{{"source":0,"sampler":1}}],
+            "samplers":[{{"magFilter":9728,"wrapS":33071,"wrapT":33648}},{{"minFilter":9987}}],
+            "images":[{{"uri":"data:image/png;base64,{}"}}]"#,
+            base64(&png)
         );
+        let material = r#"{"name":"a","emissiveFactor":[0.1,0.2,0.3],
+            "pbrMetallicRoughness":{"baseColorFactor":[0.8,0.4,0.2,1],"metallicFactor":0.25,
+              "roughnessFactor":0.75,"baseColorTexture":{"index":0,"texCoord":1},
+              "metallicRoughnessTexture":{"index":1,"extensions":{"KHR_texture_transform":
+                {"offset":[0.5,0.25],"rotation":1.5707964,"scale":[2,3],"texCoord":2}}}},
+            "normalTexture":{"index":0,"scale":0.5},"emissiveTexture":{"index":1},
+            "occlusionTexture":{"index":0},
+            "extensions":{"KHR_materials_emissive_strength":{"emissiveStrength":4},
+              "KHR_materials_ior":{"ior":2.0},"KHR_materials_clearcoat":{},"KHR_materials_sheen":{}}},
+            {"name":"b","occlusionTexture":{"index":0},"extensions":{"KHR_materials_clearcoat":{}}}"#;
+        let (mut bin, json) = textured_triangle(material, &images, &[]);
+        // A second primitive with material 1 on the same accessors.
+        let json = json.replace(
+            r#""material":0}]"#,
+            r#""material":0},{"attributes":{"POSITION":0,"TEXCOORD_0":1},"material":1}]"#,
+        );
+        bin.extend([0u8; 0]);
+        let doc = format!(
+            r#"{json},"buffers":[{{"byteLength":{n},"uri":"data:application/octet-stream;base64,{b}"}}],
+            "bufferViews":[{{"buffer":0,"byteLength":{n}}}]}}"#,
+            n = bin.len(),
+            b = base64(&bin)
+        );
+        let f = write_temp(doc.as_bytes());
+        let m = load_gltf(f.path(), None).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(m.materials.len(), 2);
+        let a = &m.materials[0];
+        assert_eq!(a.label, "material 'a'");
+        assert_eq!(a.base_color, [0.8, 0.4, 0.2, 1.0]);
+        assert_eq!((a.metallic, a.roughness, a.ior), (0.25, 0.75, 2.0));
+        // emissiveFactor × emissiveStrength.
+        let e = a.emissive;
+        assert!(
+            (e[0] - 0.4).abs() < 1e-6 && (e[1] - 0.8).abs() < 1e-6 && (e[2] - 1.2).abs() < 1e-6
+        );
+        let bc = a.base_color_texture.as_ref().unwrap();
+        assert_eq!(
+            (bc.tex_coord, bc.wrap_s, bc.wrap_t, bc.filter),
+            (1, Wrap::ClampToEdge, Wrap::MirroredRepeat, Filter::Nearest)
+        );
+        let mr = a.metallic_roughness_texture.as_ref().unwrap();
+        // The extension's texCoord wins over the slot's; sampler 1 has glTF's defaults.
+        assert_eq!(
+            (mr.tex_coord, mr.wrap_s, mr.filter),
+            (2, Wrap::Repeat, Filter::Bilinear)
+        );
+        // T·R·S: (1, 0) scaled to (2, 0), turned a quarter (the extension's R maps (x, 0) to
+        // (0, −x)), offset: (0.5, 0.25 − 2).
+        let q = mr.transform.apply(Vec2::new(1.0, 0.0));
+        assert!((q - Vec2::new(0.5, -1.75)).length() < 1e-5, "{q}");
+        // One image, shared by every slot.
+        assert!(Arc::ptr_eq(&bc.image, &mr.image));
+        assert_eq!(a.normal_texture.as_ref().unwrap().scale, 0.5);
+        let b = &m.materials[1];
+        assert_eq!(
+            (b.metallic, b.roughness, b.ior, b.base_color),
+            (1.0, 1.0, 1.5, [1.0; 4])
+        );
+        let count = |needle: &str| m.warnings.iter().filter(|w| w.contains(needle)).count();
+        assert_eq!(
+            count("KHR_materials_clearcoat is not rendered yet"),
+            1,
+            "{:?}",
+            m.warnings
+        );
+        assert_eq!(
+            count("KHR_materials_sheen is not rendered yet"),
+            1,
+            "{:?}",
+            m.warnings
+        );
+        assert_eq!(
+            count("occlusion textures are not used"),
+            1,
+            "{:?}",
+            m.warnings
+        );
+        assert_eq!(
+            count("mip-mapped minFilter is not applied yet"),
+            1,
+            "{:?}",
+            m.warnings
+        );
+        assert_eq!(count("emissive_strength"), 0);
+        assert_eq!(count("KHR_materials_ior"), 0);
+        // The normal texture needs tangents: MikkTSpace made them, unit and orthogonal to the
+        // normal, for the one geometry (the file has no TANGENT).
+        let g = &m.geometries[m.parts[0].geometry];
+        assert_eq!(g.tangents.len(), 3);
+        for (t, n) in g.tangents.iter().zip(&g.normals) {
+            assert!(
+                (t.truncate().length() - 1.0).abs() < 1e-5 && t.truncate().dot(*n).abs() < 1e-5
+            );
+            assert!(t.w.abs() == 1.0);
+        }
+    }
+
+    /// MikkTSpace on a quad in z = 0 whose u runs along +X and v down −Y (glTF: v = 0 at the
+    /// top of the image): the tangent is +X, and the bitangent w · n × t is +Y, up the image,
+    /// as a normal texture's +Y is.
+    #[test]
+    fn generated_tangents_follow_u_and_up_the_image() {
+        let positions = [
+            Vec3::new(-1.0, -1.0, 0.0),
+            Vec3::new(1.0, -1.0, 0.0),
+            Vec3::new(1.0, 1.0, 0.0),
+            Vec3::new(-1.0, 1.0, 0.0),
+        ];
+        let normals = [Vec3::Z; 4];
+        let uvs = [
+            Vec2::new(0.0, 1.0),
+            Vec2::new(1.0, 1.0),
+            Vec2::new(1.0, 0.0),
+            Vec2::new(0.0, 0.0),
+        ];
+        let (t, ok) = mikktspace_tangents(&positions, &normals, &uvs, &[[0, 1, 2], [0, 2, 3]]);
+        assert!(ok);
+        for t in t {
+            assert!((t.truncate() - Vec3::X).length() < 1e-5, "{t}");
+            let b = Vec3::Z.cross(t.truncate()) * t.w;
+            assert!((b - Vec3::Y).length() < 1e-5, "{b}");
+        }
+        // The u axis mirrored: the tangent turns to −X and the sign keeps the bitangent up.
+        let mirrored: Vec<Vec2> = uvs.iter().map(|uv| Vec2::new(1.0 - uv.x, uv.y)).collect();
+        let (t, _) = mikktspace_tangents(&positions, &normals, &mirrored, &[[0, 1, 2], [0, 2, 3]]);
+        for t in t {
+            assert!((t.truncate() + Vec3::X).length() < 1e-5, "{t}");
+            assert!((Vec3::Z.cross(t.truncate()) * t.w - Vec3::Y).length() < 1e-5);
+        }
+    }
+
+    /// A COLOR_0 of normalised bytes (VEC4) and a TEXCOORD_1 are kept per vertex.
+    #[test]
+    fn vertex_colours_and_second_texcoords_are_kept() {
+        let mut bin = f32_bytes(&ONE_TRIANGLE);
+        bin.extend(f32_bytes(&[0.0, 0.0, 1.0, 0.0, 0.0, 1.0]));
+        bin.extend([255u8, 0, 51, 255, 0, 255, 0, 128, 0, 0, 255, 0]);
+        let json = format!(
+            r#"{{"asset":{{"version":"2.0"}},"scenes":[{{"nodes":[0]}}],"nodes":[{{"mesh":0}}],
+            "meshes":[{{"primitives":[{{"attributes":{{"POSITION":0,"TEXCOORD_1":1,"TEXCOORD_0":1,"COLOR_0":2}}}}]}}],
+            "accessors":[{{"bufferView":0,"componentType":5126,"count":3,"type":"VEC3","min":[0,0,0],"max":[1,1,0]}},
+              {{"bufferView":0,"byteOffset":36,"componentType":5126,"count":3,"type":"VEC2"}},
+              {{"bufferView":0,"byteOffset":60,"componentType":5121,"normalized":true,"count":3,"type":"VEC4"}}],
+            "buffers":[{{"byteLength":{n},"uri":"data:application/octet-stream;base64,{b}"}}],
+            "bufferViews":[{{"buffer":0,"byteLength":{n}}}]}}"#,
+            n = bin.len(),
+            b = base64(&bin)
+        );
+        let f = write_temp(json.as_bytes());
+        let m = load_gltf(f.path(), None).unwrap_or_else(|e| panic!("{e}"));
+        let g = &m.geometries[0];
+        assert_eq!(g.more_uvs.len(), 1);
+        assert_eq!(g.more_uvs[0], g.uvs);
+        assert_eq!(g.colors[0], Vec4::new(1.0, 0.0, 0.2, 1.0));
+        assert!((g.colors[1].w - 128.0 / 255.0).abs() < 1e-6);
+        assert!(g.tangents.is_empty());
+        assert!(m.warnings.is_empty(), "{:?}", m.warnings);
     }
 
     /// Khronos' AlphaBlendModeTest (the project's copy): four cut-out materials reading one

@@ -10,21 +10,31 @@
 //! texels are linear RGB radiance in the file's own (relative) units, W·sr⁻¹·m⁻² by Radiance
 //! convention.
 
-use glam::{Mat4, Vec2, Vec3};
+use glam::{Mat4, Vec2, Vec3, Vec4};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
 mod gltf;
 mod hdr;
+mod material;
 mod texture;
 
 pub use self::gltf::{load_gltf, SUPPORTED_REQUIRED_EXTENSIONS};
 pub use self::hdr::{load_hdr, MAX_HDR_HEIGHT, MAX_HDR_WIDTH};
-pub use self::texture::{decode_alpha, AlphaTexture, Coverage, Filter, Wrap, MAX_TEXTURE_SIDE};
+pub use self::material::{GltfMaterial, NormalTexture, DEFAULT_IOR};
+pub use self::texture::{
+    decode_alpha, decode_rgba, AlphaTexture, Coverage, Decode, Filter, TextureImage, TextureRef,
+    UvTransform, Wrap, MAX_TEXTURE_SIDE,
+};
+
+/// The most TEXCOORD_n sets a primitive keeps (TEXCOORD_0 to TEXCOORD_3); a texture reading a
+/// higher set is named and drawn without its texture.
+pub const MAX_TEX_COORD_SETS: u32 = 4;
 
 /// One glTF primitive's triangles, kept once however many nodes (or GPU instances) place it.
 ///
-/// All four arrays are per vertex and equally long except `indices`. Every index is below
+/// Every array is per vertex and as long as `positions`, except `indices` and the optional
+/// ones (`more_uvs`' sets, `colors`, `tangents`), which are empty or as long. Every index is below
 /// `positions.len()`, every triangle has three distinct indices, and every value is finite.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Geometry {
@@ -34,6 +44,15 @@ pub struct Geometry {
     pub normals: Vec<Vec3>,
     /// TEXCOORD_0, glTF convention ((0, 0) is the top-left of an image); zero when absent.
     pub uvs: Vec<Vec2>,
+    /// TEXCOORD_1, TEXCOORD_2, ... in order, as far as the file has them (at most
+    /// [`MAX_TEX_COORD_SETS`] − 1).
+    pub more_uvs: Vec<Vec<Vec2>>,
+    /// COLOR_0 as linear RGBA in [0, 1] (alpha 1 for a VEC3 accessor); empty without one.
+    pub colors: Vec<Vec4>,
+    /// Unit tangents (xyz) with the bitangent's sign (w = ±1, bitangent = w · normal ×
+    /// tangent), from the file's TANGENT, or MikkTSpace-generated where the primitive's
+    /// material has a normal texture and the file gives none; empty otherwise.
+    pub tangents: Vec<Vec4>,
     /// Triangles as vertex indices, counter-clockwise seen from the front (glTF winding).
     pub indices: Vec<[u32; 3]>,
 }
@@ -71,6 +90,9 @@ pub struct Part {
     /// Index into [`MeshAsset::coverages`] when the glTF material is a cut-out (alphaMode
     /// MASK or BLEND); `None` for an opaque one.
     pub coverage: Option<usize>,
+    /// Index into [`MeshAsset::materials`]: the primitive's glTF material, `None` for the
+    /// glTF default material (no `material` on the primitive).
+    pub gltf_material: Option<usize>,
 }
 
 /// The triangles of one `[mesh.<name>]`: each distinct geometry once, and its placements.
@@ -82,6 +104,9 @@ pub struct MeshAsset {
     pub parts: Vec<Part>,
     /// The cut-out materials the parts use, each once.
     pub coverages: Vec<Coverage>,
+    /// The glTF materials the parts use, each once, with their textures (an image read by
+    /// several materials is decoded once and shared).
+    pub materials: Vec<GltfMaterial>,
     /// Things the loader dropped or could not honour (skins, cameras, line primitives, ...),
     /// one sentence each, for the caller to report.
     pub warnings: Vec<String>,

@@ -1,15 +1,17 @@
-//! Cut-out coverage: the alpha of glTF materials whose `alphaMode` is MASK or BLEND, and the
-//! alpha channel of their base colour texture, kept as one byte per texel.
+//! Texture images and their lookups: the RGBA8 images glTF materials shade with
+//! ([`TextureImage`], decoded once per image of a file and shared), and cut-out coverage (the
+//! alpha of glTF materials whose `alphaMode` is MASK or BLEND, kept as one byte per texel).
 //!
-//! Only the alpha is kept: a bake decides with it whether a ray passes through a texel (the
-//! object's `alpha_cutoff`); base colour textures for shading are not read yet. Decoding is
-//! the `image` crate's (PNG and JPEG, the two formats core glTF allows), with the image's
-//! size checked against [`MAX_TEXTURE_SIDE`] before any texel is allocated.
+//! Decoding is the `image` crate's (PNG and JPEG, the two formats core glTF allows), with the
+//! image's size checked against [`MAX_TEXTURE_SIDE`] before any texel is allocated. Texels
+//! are kept as the file stores them (8 bits a channel; a 16-bit PNG is rounded to 8) and
+//! decoded at lookup: sRGB for colour textures, linear for data textures, each texel decoded
+//! before the bilinear blend, so filtering happens in linear light.
 
 use std::io::Cursor;
 use std::sync::Arc;
 
-use glam::Vec2;
+use glam::{Vec2, Vec4};
 
 /// The largest width or height of a texture decoded, texels (glTF's own viewers rarely take
 /// more; 16384² bytes of alpha is 256 MiB).
@@ -113,14 +115,9 @@ impl AlphaTexture {
     }
 }
 
-/// Decodes a PNG or JPEG image and keeps its alpha channel. `Ok(None)` for an image without
-/// one (every JPEG, an RGB or grey PNG): its alpha is 1 everywhere and needs no storage.
-pub fn decode_alpha(
-    bytes: &[u8],
-    wrap_s: Wrap,
-    wrap_t: Wrap,
-    filter: Filter,
-) -> Result<Option<AlphaTexture>, String> {
+/// Decodes a PNG or JPEG image, its size checked against [`MAX_TEXTURE_SIDE`] before any
+/// texel is allocated.
+fn decode_image(bytes: &[u8]) -> Result<image::DynamicImage, String> {
     let reader = image::ImageReader::new(Cursor::new(bytes))
         .with_guessed_format()
         .map_err(|e| format!("cannot read the image: {e}"))?;
@@ -142,6 +139,18 @@ pub fn decode_alpha(
     if img.width() == 0 || img.height() == 0 {
         return Err("the image is empty".into());
     }
+    Ok(img)
+}
+
+/// Decodes a PNG or JPEG image and keeps its alpha channel. `Ok(None)` for an image without
+/// one (every JPEG, an RGB or grey PNG): its alpha is 1 everywhere and needs no storage.
+pub fn decode_alpha(
+    bytes: &[u8],
+    wrap_s: Wrap,
+    wrap_t: Wrap,
+    filter: Filter,
+) -> Result<Option<AlphaTexture>, String> {
+    let img = decode_image(bytes)?;
     if !img.color().has_alpha() {
         return Ok(None);
     }
@@ -159,6 +168,160 @@ pub fn decode_alpha(
         wrap_t,
         filter,
     }))
+}
+
+/// An image as a glTF file holds it, 8 bits per channel, RGBA (grey and RGB images get
+/// their channels copied and alpha 255), row 0 at the top (glTF's v = 0).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TextureImage {
+    /// Texels per row, at least 1.
+    pub width: u32,
+    /// Rows, at least 1.
+    pub height: u32,
+    /// `width × height` texels, as stored (sRGB-encoded for colour, linear for data).
+    pub texels: Vec<[u8; 4]>,
+}
+
+/// Decodes a PNG or JPEG image into RGBA8 texels.
+pub fn decode_rgba(bytes: &[u8]) -> Result<TextureImage, String> {
+    let img = decode_image(bytes)?;
+    let (width, height) = (img.width(), img.height());
+    let texels = img.into_rgba8().pixels().map(|p| p.0).collect();
+    Ok(TextureImage {
+        width,
+        height,
+        texels,
+    })
+}
+
+/// How a texture's stored values become numbers (glTF 2.0 §3.9: base colour and emissive
+/// textures are sRGB-encoded, the others linear).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Decode {
+    /// The sRGB transfer function on R, G and B (IEC 61966-2-1); alpha stays linear.
+    Srgb,
+    /// Every channel linear: the byte over 255.
+    Linear,
+}
+
+/// The sRGB electro-optical transfer function of each byte value, linear in [0, 1].
+fn srgb_table() -> &'static [f32; 256] {
+    static TABLE: std::sync::OnceLock<[f32; 256]> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        std::array::from_fn(|i| {
+            let c = i as f64 / 255.0;
+            let l = if c <= 0.04045 {
+                c / 12.92
+            } else {
+                ((c + 0.055) / 1.055).powf(2.4)
+            };
+            l as f32
+        })
+    })
+}
+
+/// KHR_texture_transform: `uv' = T · R · S · uv`, the extension's order, as a 2 × 3 affine
+/// matrix. The identity when a texture has no transform.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct UvTransform {
+    /// Rows of the 2 × 2 linear part.
+    pub m: [[f32; 2]; 2],
+    /// The translation added after it.
+    pub offset: Vec2,
+}
+
+impl Default for UvTransform {
+    fn default() -> Self {
+        UvTransform {
+            m: [[1.0, 0.0], [0.0, 1.0]],
+            offset: Vec2::ZERO,
+        }
+    }
+}
+
+impl UvTransform {
+    /// The transform of the extension's `offset`, `rotation` (radians, counter-clockwise in
+    /// UV space as the extension draws it) and `scale`.
+    pub fn new(offset: Vec2, rotation: f32, scale: Vec2) -> UvTransform {
+        let (s, c) = rotation.sin_cos();
+        // R = [[c, s], [-s, c]] (the extension's matrix), times diag(scale).
+        UvTransform {
+            m: [[c * scale.x, s * scale.y], [-s * scale.x, c * scale.y]],
+            offset,
+        }
+    }
+
+    /// `uv` transformed.
+    #[inline]
+    pub fn apply(&self, uv: Vec2) -> Vec2 {
+        Vec2::new(
+            self.m[0][0] * uv.x + self.m[0][1] * uv.y,
+            self.m[1][0] * uv.x + self.m[1][1] * uv.y,
+        ) + self.offset
+    }
+}
+
+/// One texture slot of a glTF material: the shared image, its sampler, which TEXCOORD_n it
+/// reads and its KHR_texture_transform.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TextureRef {
+    /// The image, shared by every slot of the file that reads it.
+    pub image: Arc<TextureImage>,
+    /// Wrap along u (the sampler's `wrapS`).
+    pub wrap_s: Wrap,
+    /// Wrap along v (the sampler's `wrapT`).
+    pub wrap_t: Wrap,
+    /// Texel filter (the sampler's `magFilter`).
+    pub filter: Filter,
+    /// The TEXCOORD_n set read (the extension's `texCoord` when it gives one).
+    pub tex_coord: u32,
+    /// The transform applied to the texture coordinate before the lookup.
+    pub transform: UvTransform,
+}
+
+impl TextureRef {
+    fn texel(&self, x: i64, y: i64, decode: Decode) -> Vec4 {
+        let img = &*self.image;
+        let i =
+            self.wrap_t.texel(y, img.height) * img.width as usize + self.wrap_s.texel(x, img.width);
+        let t = img.texels.get(i).copied().unwrap_or([255; 4]);
+        let lin = |b: u8| f32::from(b) / 255.0;
+        match decode {
+            Decode::Srgb => {
+                let s = srgb_table();
+                Vec4::new(
+                    s[t[0] as usize],
+                    s[t[1] as usize],
+                    s[t[2] as usize],
+                    lin(t[3]),
+                )
+            }
+            Decode::Linear => Vec4::new(lin(t[0]), lin(t[1]), lin(t[2]), lin(t[3])),
+        }
+    }
+
+    /// The texture's RGBA at (untransformed) texture coordinate `uv` of its set, each channel
+    /// in [0, 1], decoded by `decode` before filtering. glTF convention: (0, 0) is the
+    /// top-left corner of the image.
+    pub fn sample(&self, uv: Vec2, decode: Decode) -> Vec4 {
+        let uv = self.transform.apply(uv);
+        let x = texel_coord(uv.x, self.image.width);
+        let y = texel_coord(uv.y, self.image.height);
+        match self.filter {
+            Filter::Nearest => self.texel(x.floor() as i64, y.floor() as i64, decode),
+            Filter::Bilinear => {
+                let (x, y) = (x - 0.5, y - 0.5);
+                let (x0, y0) = (x.floor(), y.floor());
+                let (fx, fy) = ((x - x0) as f32, (y - y0) as f32);
+                let (x0, y0) = (x0 as i64, y0 as i64);
+                let top =
+                    self.texel(x0, y0, decode) * (1.0 - fx) + self.texel(x0 + 1, y0, decode) * fx;
+                let bottom = self.texel(x0, y0 + 1, decode) * (1.0 - fx)
+                    + self.texel(x0 + 1, y0 + 1, decode) * fx;
+                top * (1.0 - fy) + bottom * fy
+            }
+        }
+    }
 }
 
 /// How a cut-out glTF material (alphaMode MASK, or BLEND drawn as MASK) covers its surface:
@@ -362,6 +525,119 @@ mod tests {
             }
         }
         !c
+    }
+
+    /// A `TextureRef` over a `w × h` image of the given texels.
+    fn texture(w: u32, h: u32, texels: Vec<[u8; 4]>, wrap: Wrap, filter: Filter) -> TextureRef {
+        TextureRef {
+            image: Arc::new(TextureImage {
+                width: w,
+                height: h,
+                texels,
+            }),
+            wrap_s: wrap,
+            wrap_t: wrap,
+            filter,
+            tex_coord: 0,
+            transform: UvTransform::default(),
+        }
+    }
+
+    #[test]
+    fn colour_texels_decode_as_srgb_and_data_texels_linearly() {
+        let t = texture(
+            2,
+            1,
+            vec![[0, 10, 128, 128], [255, 188, 55, 255]],
+            Wrap::ClampToEdge,
+            Filter::Nearest,
+        );
+        let a = t.sample(Vec2::new(0.25, 0.5), Decode::Srgb);
+        // IEC 61966-2-1: 10/255 is on the linear segment, 10/255/12.92; 128/255 on the power
+        // segment, ((128/255 + 0.055)/1.055)^2.4 = 0.2158605; alpha stays linear.
+        assert_eq!(a.x, 0.0);
+        assert!((a.y - 0.003_035_27).abs() < 1e-7, "{a}");
+        assert!((a.z - 0.215_860_5).abs() < 1e-6, "{a}");
+        assert!((a.w - 128.0 / 255.0).abs() < 1e-7, "{a}");
+        let b = t.sample(Vec2::new(0.75, 0.5), Decode::Srgb);
+        assert!((b.x - 1.0).abs() < 1e-7);
+        // 188 → 0.5028865, 55 → 0.0382043.
+        assert!(
+            (b.y - 0.502_886_5).abs() < 1e-6 && (b.z - 0.038_204_3).abs() < 1e-6,
+            "{b}"
+        );
+        let l = t.sample(Vec2::new(0.25, 0.5), Decode::Linear);
+        assert!((l.z - 128.0 / 255.0).abs() < 1e-7);
+        // Bilinear filtering blends decoded (linear) values: halfway between texel 0's and
+        // texel 1's red is (0 + 1)/2, not the sRGB decode of byte 127.5.
+        let t = TextureRef {
+            filter: Filter::Bilinear,
+            ..t
+        };
+        let mid = t.sample(Vec2::new(0.5, 0.5), Decode::Srgb);
+        assert!((mid.x - 0.5).abs() < 1e-6, "{mid}");
+    }
+
+    #[test]
+    fn texture_transform_and_wraps_pick_the_expected_texels() {
+        // A 4 × 1 ramp whose red byte is the texel index.
+        let texels = (0..4u8).map(|i| [i, 0, 0, 255]).collect::<Vec<_>>();
+        let red = |t: &TextureRef, u: f32| {
+            (t.sample(Vec2::new(u, 0.5), Decode::Linear).x * 255.0).round() as u8
+        };
+        let mut t = texture(4, 1, texels, Wrap::Repeat, Filter::Nearest);
+        // Offset 0.5 moves texel 0 (u in [0, 0.25)) to texel 2; repeat wraps 0.875 + 0.5.
+        t.transform = UvTransform::new(Vec2::new(0.5, 0.0), 0.0, Vec2::ONE);
+        assert_eq!(
+            [0.125, 0.375, 0.625, 0.875].map(|u| red(&t, u)),
+            [2, 3, 0, 1]
+        );
+        // Scale 2 with mirrored repeat: u' = 2u, tile 1 mirrored.
+        t.transform = UvTransform::new(Vec2::ZERO, 0.0, Vec2::splat(2.0));
+        t.wrap_s = Wrap::MirroredRepeat;
+        assert_eq!(
+            [0.0625, 0.1875, 0.5625, 0.9375].map(|u| red(&t, u)),
+            [0, 1, 3, 0]
+        );
+        // Clamp holds the edge past the transformed range.
+        t.wrap_s = Wrap::ClampToEdge;
+        assert_eq!([0.45, 0.9].map(|u| red(&t, u)), [3, 3]);
+        // The extension's matrix T·R·S written out as 3 × 3 products (its README, the row
+        // order Cesium and three.js implement: u' = u cos r + v sin r, v' = −u sin r + v cos r).
+        let (o, r, s) = (Vec2::new(0.25, -0.5), 0.7f32, Vec2::new(1.5, 0.5));
+        let mul = |a: [[f32; 3]; 3], b: [[f32; 3]; 3]| {
+            let mut c = [[0.0; 3]; 3];
+            for i in 0..3 {
+                for j in 0..3 {
+                    c[i][j] = (0..3).map(|k| a[i][k] * b[k][j]).sum();
+                }
+            }
+            c
+        };
+        let tr = [[1.0, 0.0, o.x], [0.0, 1.0, o.y], [0.0, 0.0, 1.0]];
+        let ro = [
+            [r.cos(), r.sin(), 0.0],
+            [-r.sin(), r.cos(), 0.0],
+            [0.0, 0.0, 1.0],
+        ];
+        let sc = [[s.x, 0.0, 0.0], [0.0, s.y, 0.0], [0.0, 0.0, 1.0]];
+        let m = mul(mul(tr, ro), sc);
+        let uv = Vec2::new(0.3, 0.8);
+        let want = Vec2::new(
+            m[0][0] * uv.x + m[0][1] * uv.y + m[0][2],
+            m[1][0] * uv.x + m[1][1] * uv.y + m[1][2],
+        );
+        let got = UvTransform::new(o, r, s).apply(uv);
+        assert!((got - want).length() < 1e-6, "{got} {want}");
+    }
+
+    #[test]
+    fn rgba_decoding_expands_grey_and_keeps_bytes() {
+        let mut grey = image::GrayImage::new(2, 1);
+        grey.put_pixel(1, 0, image::Luma([77]));
+        let t = decode_rgba(&png(image::DynamicImage::ImageLuma8(grey))).unwrap();
+        assert_eq!(t.texels, [[0, 0, 0, 255], [77, 77, 77, 255]]);
+        assert!(decode_rgba(b"junk").is_err());
     }
 
     #[test]

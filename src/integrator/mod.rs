@@ -10,6 +10,7 @@
 //! most 16 segments, so emission seen directly is depth 1 and a light sampled from the first
 //! hit is depth 2. Russian roulette starts once a path has 5 segments.
 
+mod attributes;
 mod aux;
 mod guide;
 mod query;
@@ -170,10 +171,9 @@ impl<'w> PathTracer<'w> {
 }
 
 impl PathTracer<'_> {
-    /// Radiance emitted by the surface towards `wo`.
-    fn surface_emission(&self, s: &Surface, wo: Vec3) -> Vec3 {
+    /// Radiance emitted by the surface towards `wo`, `e` leaving its front face.
+    fn surface_emission(&self, s: &Surface, wo: Vec3, e: Vec3) -> Vec3 {
         let info = &self.scene.instances[s.instance as usize];
-        let e = self.scene.materials[info.material as usize].emission;
         if e == Vec3::ZERO {
             return Vec3::ZERO;
         }
@@ -325,8 +325,22 @@ impl PathTracer<'_> {
             if self.scene.accel.instances()[hit.instance as usize].mask & mask::DRAWN == 0 {
                 break;
             }
-            let s = self.surface(&hit, &ray);
-            let le = self.surface_emission(&s, wo);
+            let mut s = self.surface(&hit, &ray);
+            let material = &self.scene.materials[info.material as usize];
+            // A glTF surface drawn as itself builds its BSDF, emission and shading normal
+            // here, from its textures and vertex colours.
+            let shaded = material
+                .surface
+                .as_ref()
+                .map(|g| g.shade(&self.surface_point(&hit, &s, g), after_diffuse));
+            let emission = match &shaded {
+                Some(sh) => {
+                    s.ns = sh.ns;
+                    sh.emission
+                }
+                None => material.emission,
+            };
+            let le = self.surface_emission(&s, wo, emission);
             if le != Vec3::ZERO && !shadowed_already {
                 let w = if prev_specular {
                     1.0
@@ -344,11 +358,10 @@ impl PathTracer<'_> {
             if segment + 1 >= max_depth {
                 break;
             }
-            let material = &self.scene.materials[info.material as usize];
-            let bxdf = if after_diffuse {
-                &material.filtered
-            } else {
-                &material.bxdf
+            let bxdf = match &shaded {
+                Some(sh) => &sh.bxdf,
+                None if after_diffuse => &material.filtered,
+                None => &material.bxdf,
             };
             let bsdf = Bsdf::new(s.ng_front, s.ns, wo, bxdf);
             let ng_out = if s.ng_front.dot(wo) >= 0.0 {

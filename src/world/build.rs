@@ -9,6 +9,7 @@ use std::collections::HashSet;
 
 use glam::{Mat3, Mat4, Vec3};
 
+use super::gltf_surface::{gltf_material_def, VERTEX_COLOURED};
 use super::materials::material_def;
 use super::notes::capability_notes;
 use super::sun::{analytic_sky, daylight_turbidity, resolve_sun};
@@ -261,6 +262,8 @@ impl World {
         let mut cuts: Vec<Cut> = Vec::new();
         let mut cut_warned: HashSet<String> = HashSet::new();
         let mut nodes_checked: HashSet<&str> = HashSet::new();
+        // (asset, glTF material, whether its geometry has COLOR_0) → the material drawn.
+        let mut gltf_materials: HashMap<(usize, usize, bool), u32> = HashMap::new();
 
         for (oi, o) in scene.objects.iter().enumerate() {
             let mut record = ObjectRecord {
@@ -396,6 +399,17 @@ impl World {
             } else {
                 0.5
             };
+            // A MASK material cuts at the object's `alpha_cutoff` where the scene writes one
+            // (or a hand-built scene sets one other than the default), else at the file's own
+            // `alphaCutoff` (docs/rendering.md).
+            let cutoff_written = o.alpha_cutoff != 0.5
+                || key_location(
+                    scene,
+                    "object.alpha_cutoff",
+                    &format!("{}.alpha_cutoff", object_dkey(o)),
+                    None,
+                )
+                .is_some();
             for part in &a.parts {
                 let node_override = part
                     .node_path
@@ -435,15 +449,25 @@ impl World {
                     .fallback
                     .as_deref()
                     .and_then(|f| material_index.get(f).copied());
-                if let (None, None, None, Some(n)) = (named, by_gltf, fallback, gltf_name) {
-                    // The glTF material decides, and nothing the scene holds covers it: the
-                    // default plain material is drawn in its place, which a bake says.
-                    let what = format!("gltf material {n} in {}", mesh.file.display());
+                // The glTF material decides, and nothing the scene holds covers it: the glTF
+                // material itself is drawn (the loader's default material the spec leaves to
+                // us), which a bake says once per material and file.
+                let own = match (named.or(by_gltf).or(fallback), part.gltf_material) {
+                    (None, Some(gm)) => a.materials.get(gm).map(|m| (gm, m)),
+                    // No glTF material, but vertex colours: they are the surface's colour.
+                    (None, None) if !geom.colors.is_empty() => {
+                        Some((usize::MAX, &*VERTEX_COLOURED))
+                    }
+                    _ => None,
+                };
+                let own = own.map(|(gm, m)| {
+                    let what = format!("gltf material {} in {}", m.label, mesh.file.display());
                     if !capabilities.iter().any(|c| c.what == what) {
                         capabilities.push(Capability {
                             message: format!(
-                                "glTF material '{n}' of {} is drawn with the default plain \
-                                 material: no library names it and the scene has no fallback",
+                                "glTF {} of {} is drawn from its own parameters: no library \
+                                 names it and the scene has no fallback",
+                                m.label,
                                 mesh.file.display()
                             ),
                             what,
@@ -451,8 +475,19 @@ impl World {
                             count: 1,
                         });
                     }
-                }
-                let material = named.or(by_gltf).or(fallback).unwrap_or(default_material);
+                    let colors = !geom.colors.is_empty();
+                    *gltf_materials
+                        .entry((asset, gm, colors))
+                        .or_insert_with(|| {
+                            materials.push(gltf_material_def(m, colors, filter_glossy));
+                            (materials.len() - 1) as u32
+                        })
+                });
+                let material = named
+                    .or(by_gltf)
+                    .or(fallback)
+                    .or(own)
+                    .unwrap_or(default_material);
                 let mesh_index =
                     *geometry_mesh
                         .entry((asset, part.geometry))
@@ -464,6 +499,9 @@ impl World {
                             shading.push(MeshShading {
                                 normals: geom.normals.clone(),
                                 uvs: geom.uvs.clone(),
+                                more_uvs: geom.more_uvs.clone(),
+                                colors: geom.colors.clone(),
+                                tangents: geom.tangents.clone(),
                             });
                             (tri_meshes.len() - 1) as u32
                         });
@@ -488,12 +526,7 @@ impl World {
                             asset_warnings.push(m);
                         }
                     };
-                    if c.blend {
-                        note(format!(
-                            "{file}: material '{}': alphaMode BLEND drawn as MASK with cutoff {cutoff}",
-                            c.material
-                        ));
-                    } else if (c.file_cutoff - cutoff).abs() > 1e-6 {
+                    if !c.blend && cutoff_written && (c.file_cutoff - cutoff).abs() > 1e-6 {
                         note(format!(
                             "{file}: material '{}': its alphaCutoff {} is not used; object {:?} \
                              cuts at its alpha_cutoff {cutoff}",
@@ -504,6 +537,10 @@ impl World {
                 let cut = if planes.is_empty() && coverage.is_none() {
                     None
                 } else {
+                    let cutoff = match coverage {
+                        Some(c) if !cutoff_written => c.file_cutoff.clamp(0.0, 1.0),
+                        _ => cutoff,
+                    };
                     cuts.push(Cut {
                         planes: planes.clone(),
                         coverage: coverage.cloned(),
@@ -688,7 +725,12 @@ impl World {
         let powers: Vec<f32> = lights.iter().map(|l| l.power(radius)).collect();
         let light_power = Distribution1D::new(&powers);
         let light_tree = LightTree::build(&lights, &powers);
-        if lights.is_empty() {
+        // A surface whose emission varies (an emissive texture) is no light of the list, yet
+        // it lights the scene through the rays that meet it.
+        let varying_emitters = materials
+            .iter()
+            .any(|m| m.surface.as_ref().is_some_and(|s| s.emission_varies()));
+        if lights.is_empty() && !varying_emitters {
             capabilities.push(Capability {
                 what: "lights".into(),
                 message:

@@ -69,5 +69,6 @@ pub(super) fn material_def(m: &scene::Material, filter_glossy: f32) -> MaterialD
         bxdf,
         filtered,
         emission: rgb(m.emission),
+        surface: None,
     }
 }

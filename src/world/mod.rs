@@ -5,10 +5,11 @@
 //! tracing lives here, so the integrator never looks back at the scene or the files.
 //!
 //! Files: this one holds the types; `build.rs` builds the world from the scene, `materials.rs`
-//! turns library materials into models, `sun.rs` resolves the sun and the analytic sky, and
+//! turns library materials into models, `gltf_surface.rs` glTF materials drawn as themselves, `sun.rs` resolves the sun and the analytic sky, and
 //! `notes.rs` names what the scene holds that this version does not draw.
 
 mod build;
+pub mod gltf_surface;
 mod materials;
 mod notes;
 mod sun;
@@ -16,6 +17,7 @@ mod sun;
 mod tests;
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use glam::{Mat3, Mat4, Vec2, Vec3, Vec4};
 
@@ -41,8 +43,15 @@ pub mod mask {
 pub struct MeshShading {
     /// Object-space unit vertex normals.
     pub normals: Vec<Vec3>,
-    /// Texture coordinates.
+    /// Texture coordinates (TEXCOORD_0).
     pub uvs: Vec<Vec2>,
+    /// TEXCOORD_1 onwards, each as long as `normals` (see [`crate::assets::Geometry`]).
+    pub more_uvs: Vec<Vec<Vec2>>,
+    /// COLOR_0, linear RGBA; empty without vertex colours.
+    pub colors: Vec<Vec4>,
+    /// Object-space tangents with the bitangent's sign in w; empty when no normal texture
+    /// needs them.
+    pub tangents: Vec<Vec4>,
 }
 
 /// Per instance: how to shade what a ray meets.
@@ -74,7 +83,9 @@ pub struct Cut {
     pub planes: Vec<Vec4>,
     /// The cut-out material's coverage, when the glTF material is MASK or BLEND.
     pub coverage: Option<Coverage>,
-    /// The object's `alpha_cutoff`: a point whose alpha is below it is cut.
+    /// The alpha threshold of a MASK material (the object's `alpha_cutoff` where the scene
+    /// writes it, else the file's `alphaCutoff`): a point whose alpha is below it is cut.
+    /// Not read for BLEND, which is stochastic.
     pub cutoff: f32,
 }
 
@@ -88,10 +99,31 @@ impl Cut {
             return false;
         }
         match &self.coverage {
+            // BLEND: stochastic transparency, kept with probability alpha, by a number that
+            // is a hash of the point (the same surface point answers the same for every ray
+            // and thread, so a bake stays deterministic).
+            Some(c) if c.blend => c.alpha(uv()) > point_hash(p),
             Some(c) => c.alpha(uv()) >= self.cutoff,
             None => true,
         }
     }
+}
+
+/// A number in [0, 1) that looks uniformly random, a function of the bits of `p` alone: the
+/// coordinates' bits mixed by the `lowbias32` finaliser (C. Wellons, "Prospecting for hash
+/// functions", 2018).
+#[inline]
+pub fn point_hash(p: Vec3) -> f32 {
+    let mix = |mut x: u32| {
+        x ^= x >> 16;
+        x = x.wrapping_mul(0x7feb_352d);
+        x ^= x >> 15;
+        x = x.wrapping_mul(0x846c_a68b);
+        x ^ (x >> 16)
+    };
+    let h = mix(p.x.to_bits() ^ mix(p.y.to_bits() ^ mix(p.z.to_bits())));
+    // The top 24 bits, exactly representable: the result is below 1.
+    (h >> 8) as f32 * (1.0 / (1u32 << 24) as f32)
 }
 
 /// An object's clip planes `[nx, ny, nz, d]` (cut where `n·p > d` in the object's model frame)
@@ -117,8 +149,13 @@ pub struct MaterialDef {
     /// The model a path uses after it has bounced off a diffuse surface: `bxdf` with its
     /// roughness raised to `[trace] filter_glossy` (the same as `bxdf` when that is 0).
     pub filtered: Bxdfs,
-    /// Radiance leaving the front face, W·m⁻²·sr⁻¹.
+    /// Radiance leaving the front face, W·m⁻²·sr⁻¹ (zero for a glTF surface whose emission
+    /// varies: its [`GltfSurface`](gltf_surface::GltfSurface) gives it at each hit).
     pub emission: Vec3,
+    /// A glTF material drawn as itself whose parameters vary over the surface: the BSDF,
+    /// emission and shading normal are built from it at each hit (`bxdf` then holds the
+    /// material's factors alone, for what asks about the material as a whole).
+    pub surface: Option<Arc<gltf_surface::GltfSurface>>,
 }
 
 /// What a bake notes about a scene it can read but does not fully draw.

@@ -333,8 +333,7 @@ fn an_uncovered_gltf_material_is_named() {
     for c in &named {
         assert_eq!(c.count, 1, "once per file: {c:?}");
         assert!(
-            c.message
-                .contains("is drawn with the default plain material"),
+            c.message.contains("is drawn from its own parameters"),
             "{}",
             c.message
         );

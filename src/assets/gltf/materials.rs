@@ -1,0 +1,317 @@
+//! The loader's reading of glTF materials: metallic-roughness factors, texture slots with
+//! their samplers, TEXCOORD_n and KHR_texture_transform, and the extensions drawn
+//! (KHR_materials_emissive_strength, KHR_materials_ior). Everything a material holds that
+//! the bake does not draw is named once per file, by topic (`Loader::name_once`), with the
+//! first material met.
+
+use super::*;
+use crate::assets::material::{GltfMaterial, NormalTexture, DEFAULT_IOR};
+use crate::assets::texture::{decode_rgba, TextureImage, TextureRef, UvTransform};
+use crate::assets::MAX_TEX_COORD_SETS;
+use ::gltf::texture::MinFilter;
+
+/// The material extensions this version draws; any other in a material's `extensions` is
+/// named once per file.
+const DRAWN_MATERIAL_EXTENSIONS: &[&str] =
+    &["KHR_materials_emissive_strength", "KHR_materials_ior"];
+
+/// The most texels one file's textures may decode to, summed over its images (1 GiB of RGBA8):
+/// the side limit alone would let a file of many large images exhaust memory.
+const MAX_FILE_TEXELS: u64 = 1 << 28;
+
+/// A finite number of a JSON value, or `default`.
+fn num(v: Option<&Value>, default: f32) -> f32 {
+    v.and_then(Value::as_f64)
+        .map(|x| x as f32)
+        .filter(|x| x.is_finite())
+        .unwrap_or(default)
+}
+
+/// `x` in [0, 1]; NaN to `default`.
+fn unit(x: f32, default: f32) -> f32 {
+    if x.is_nan() {
+        default
+    } else {
+        x.clamp(0.0, 1.0)
+    }
+}
+
+impl<'a> Loader<'a> {
+    /// Warns `message` unless `topic` has already been named for this file.
+    fn name_once(&mut self, topic: &str, message: String) {
+        if self.named.insert(topic.to_string()) {
+            self.warn(message);
+        }
+    }
+
+    /// The index in [`MeshAsset::materials`] of a primitive's glTF material, read on first
+    /// use; `None` for the glTF default material.
+    pub(super) fn material(
+        &mut self,
+        material: &::gltf::Material<'a>,
+    ) -> Result<Option<usize>, Failure> {
+        let Some(index) = material.index() else {
+            return Ok(None);
+        };
+        if let Some(&m) = self.material_of.get(&index) {
+            return Ok(Some(m));
+        }
+        let label = match material.name() {
+            Some(n) => format!("material '{n}'"),
+            None => format!("material {index}"),
+        };
+        let raw = self
+            .raw
+            .pointer(&format!("/materials/{index}"))
+            .cloned()
+            .unwrap_or(Value::Null);
+        let pbr = material.pbr_metallic_roughness();
+        let f = pbr.base_color_factor();
+        let base_color = [
+            unit(f[0], 1.0),
+            unit(f[1], 1.0),
+            unit(f[2], 1.0),
+            unit(f[3], 1.0),
+        ];
+        let metallic = unit(pbr.metallic_factor(), 1.0);
+        let roughness = unit(pbr.roughness_factor(), 1.0);
+        let ext = raw.get("extensions");
+        let strength = num(
+            ext.and_then(|e| e.pointer("/KHR_materials_emissive_strength/emissiveStrength")),
+            1.0,
+        );
+        let strength = if strength >= 0.0 {
+            strength
+        } else {
+            self.warn(format!(
+                "{label}: emissiveStrength {strength} is negative; 1 is used"
+            ));
+            1.0
+        };
+        let e = material.emissive_factor();
+        let emissive = e.map(|c| {
+            let v = if c.is_finite() { c.max(0.0) } else { 0.0 } * strength;
+            if v.is_finite() {
+                v
+            } else {
+                0.0
+            }
+        });
+        let ior = match ext.and_then(|e| e.get("KHR_materials_ior")) {
+            None => DEFAULT_IOR,
+            Some(v) => {
+                let ior = num(v.get("ior"), DEFAULT_IOR);
+                if ior >= 1.0 {
+                    ior
+                } else {
+                    // The extension allows 0 (no dielectric reflection at all: an index
+                    // matched surface), which F0 = 0 draws exactly.
+                    if ior != 0.0 {
+                        self.warn(format!(
+                            "{label}: KHR_materials_ior ior {ior} is below 1; 1 (no \
+                             dielectric reflection) is used"
+                        ));
+                    }
+                    1.0
+                }
+            }
+        };
+        if let Some(obj) = ext.and_then(Value::as_object) {
+            for name in obj.keys() {
+                if !DRAWN_MATERIAL_EXTENSIONS.contains(&name.as_str()) {
+                    self.name_once(
+                        name,
+                        format!(
+                            "{name} is not rendered yet (first met on {label}); the material is \
+                         drawn from its metallic-roughness parameters"
+                        ),
+                    );
+                }
+            }
+        }
+        if raw.get("occlusionTexture").is_some() {
+            self.name_once(
+                "occlusionTexture",
+                format!(
+                    "occlusion textures are not used (first met on {label}): the path tracer \
+                 finds occlusion itself (docs/assets.md)"
+                ),
+            );
+        }
+        let base_color_texture =
+            self.texture_slot(&raw, "/pbrMetallicRoughness/baseColorTexture", &label)?;
+        let metallic_roughness_texture = self.texture_slot(
+            &raw,
+            "/pbrMetallicRoughness/metallicRoughnessTexture",
+            &label,
+        )?;
+        let emissive_texture = self.texture_slot(&raw, "/emissiveTexture", &label)?;
+        let normal_texture = self
+            .texture_slot(&raw, "/normalTexture", &label)?
+            .map(|texture| NormalTexture {
+                texture,
+                scale: num(raw.pointer("/normalTexture/scale"), 1.0),
+            });
+        self.asset.materials.push(GltfMaterial {
+            label,
+            base_color,
+            base_color_texture,
+            metallic,
+            roughness,
+            metallic_roughness_texture,
+            emissive,
+            emissive_texture,
+            normal_texture,
+            ior,
+        });
+        let slot = self.asset.materials.len() - 1;
+        self.material_of.insert(index, slot);
+        Ok(Some(slot))
+    }
+
+    /// The texture slot at JSON pointer `at` under the material (`raw`): its texture, sampler,
+    /// TEXCOORD_n and KHR_texture_transform; `None` when the slot is empty, or reads a set
+    /// beyond [`MAX_TEX_COORD_SETS`] (named).
+    fn texture_slot(
+        &mut self,
+        raw: &Value,
+        at: &str,
+        label: &str,
+    ) -> Result<Option<TextureRef>, Failure> {
+        let Some(info) = raw.pointer(at) else {
+            return Ok(None);
+        };
+        let slot = match at.rsplit('/').next().unwrap_or(at) {
+            "baseColorTexture" => "base colour texture",
+            "metallicRoughnessTexture" => "metallic-roughness texture",
+            "emissiveTexture" => "emissive texture",
+            "normalTexture" => "normal texture",
+            other => other,
+        };
+        let doc = self.doc;
+        let Some(texture) = info
+            .get("index")
+            .and_then(Value::as_u64)
+            .and_then(|i| usize::try_from(i).ok())
+            .and_then(|i| doc.textures().nth(i))
+        else {
+            return Err(format!("{label}: its {slot} names no texture of the file").into());
+        };
+        let xf = info.pointer("/extensions/KHR_texture_transform");
+        let set = xf
+            .and_then(|x| x.get("texCoord"))
+            .or_else(|| info.get("texCoord"))
+            .and_then(Value::as_u64)
+            .unwrap_or(0);
+        if set >= u64::from(MAX_TEX_COORD_SETS) {
+            self.warn(format!(
+                "{label}: its {slot} reads TEXCOORD_{set}; only TEXCOORD_0 to TEXCOORD_{} are \
+                 read, so the texture is not drawn",
+                MAX_TEX_COORD_SETS - 1
+            ));
+            return Ok(None);
+        }
+        let transform = match xf {
+            None => UvTransform::default(),
+            Some(x) => {
+                let pair = |key: &str, d: f32| {
+                    let v = x.get(key);
+                    Vec2::new(
+                        num(v.and_then(|v| v.get(0)), d),
+                        num(v.and_then(|v| v.get(1)), d),
+                    )
+                };
+                UvTransform::new(
+                    pair("offset", 0.0),
+                    num(x.get("rotation"), 0.0),
+                    pair("scale", 1.0),
+                )
+            }
+        };
+        let sampler = texture.sampler();
+        if matches!(
+            sampler.min_filter(),
+            Some(
+                MinFilter::NearestMipmapNearest
+                    | MinFilter::LinearMipmapNearest
+                    | MinFilter::NearestMipmapLinear
+                    | MinFilter::LinearMipmapLinear
+            )
+        ) {
+            self.warn(
+                "mip-mapped minFilter is not applied yet: textures are sampled with their \
+                 magFilter at every distance, without mip-maps"
+                    .into(),
+            );
+        }
+        let wrap = |m: WrappingMode| match m {
+            WrappingMode::Repeat => Wrap::Repeat,
+            WrappingMode::ClampToEdge => Wrap::ClampToEdge,
+            WrappingMode::MirroredRepeat => Wrap::MirroredRepeat,
+        };
+        let filter = match sampler.mag_filter() {
+            Some(MagFilter::Nearest) => Filter::Nearest,
+            _ => Filter::Bilinear,
+        };
+        let what = format!("{label}: {slot}");
+        let image = self.texture_image(&texture, &what)?;
+        Ok(Some(TextureRef {
+            image,
+            wrap_s: wrap(sampler.wrap_s()),
+            wrap_t: wrap(sampler.wrap_t()),
+            filter,
+            tex_coord: set as u32,
+            transform,
+        }))
+    }
+
+    /// A texture's image as RGBA8, decoded once per image of the file and shared.
+    fn texture_image(
+        &mut self,
+        texture: &::gltf::Texture<'a>,
+        what: &str,
+    ) -> Result<Arc<TextureImage>, Failure> {
+        let image = texture.source();
+        if let Some(t) = self.images.get(&image.index()) {
+            return Ok(t.clone());
+        }
+        let what = match image.name() {
+            Some(n) => format!("{what} image {} '{n}'", image.index()),
+            None => format!("{what} image {}", image.index()),
+        };
+        let bytes = self.image_bytes(&image, &what)?;
+        let decoded = decode_rgba(&bytes).map_err(|e| format!("{what}: {e}"))?;
+        let texels = u64::from(decoded.width) * u64::from(decoded.height);
+        self.texels_decoded = self.texels_decoded.saturating_add(texels);
+        if self.texels_decoded > MAX_FILE_TEXELS {
+            return Err(format!(
+                "{what}: the file's textures decode to more than {MAX_FILE_TEXELS} texels"
+            )
+            .into());
+        }
+        let decoded = Arc::new(decoded);
+        self.images.insert(image.index(), decoded.clone());
+        Ok(decoded)
+    }
+
+    /// An image's bytes: from a bufferView (GLB), a data URI or a file beside the glTF.
+    pub(super) fn image_bytes(
+        &self,
+        image: &::gltf::Image<'a>,
+        what: &str,
+    ) -> Result<Cow<'a, [u8]>, Failure> {
+        Ok(match image.source() {
+            ::gltf::image::Source::View { view, .. } => {
+                Cow::Borrowed(self.view_bytes(&view, 0, view.length(), 1, 1, what)?)
+            }
+            ::gltf::image::Source::Uri { uri, .. } if uri.starts_with("data:") => {
+                let data = ::gltf::buffer::Data::from_source(Source::Uri(uri), None)
+                    .map_err(|e| format!("{what}: bad data URI: {e}"))?;
+                Cow::Owned(data.0)
+            }
+            ::gltf::image::Source::Uri { uri, .. } => {
+                Cow::Owned(read_file_uri(self.base, uri, what)?)
+            }
+        })
+    }
+}

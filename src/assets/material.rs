@@ -1,0 +1,71 @@
+//! A glTF material's metallic-roughness parameters as the loader hands them on: factors and
+//! texture slots, every number finite and in its range. How the world turns one into a BSDF
+//! is `world::gltf_surface`'s (docs/assets.md has the mapping).
+
+use super::texture::TextureRef;
+
+/// glTF's dielectric index of refraction when KHR_materials_ior does not give one (glTF 2.0
+/// Appendix B: F0 = 0.04).
+pub const DEFAULT_IOR: f32 = 1.5;
+
+/// A normal texture: tangent-space normals, R → +T, G → +B, B → +N, and its `scale` on the
+/// X and Y components.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NormalTexture {
+    /// The texture (read linear).
+    pub texture: TextureRef,
+    /// `normalTexture.scale`, finite.
+    pub scale: f32,
+}
+
+/// One glTF material of a file, as the bake can draw it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GltfMaterial {
+    /// `material 'name'`, or `material <index>` when it has no name: for messages.
+    pub label: String,
+    /// `baseColorFactor`, linear RGBA, each in [0, 1].
+    pub base_color: [f32; 4],
+    /// `baseColorTexture` (sRGB; its alpha multiplies the factor's).
+    pub base_color_texture: Option<TextureRef>,
+    /// `metallicFactor`, in [0, 1].
+    pub metallic: f32,
+    /// `roughnessFactor` (perceptual roughness; α = roughness²), in [0, 1].
+    pub roughness: f32,
+    /// `metallicRoughnessTexture` (linear): B multiplies metallic, G roughness.
+    pub metallic_roughness_texture: Option<TextureRef>,
+    /// `emissiveFactor` times KHR_materials_emissive_strength's `emissiveStrength`, linear
+    /// RGB radiance, W·m⁻²·sr⁻¹ in the scene's units (1 is the radiance of a white
+    /// Lambertian surface under irradiance π), each channel non-negative.
+    pub emissive: [f32; 3],
+    /// `emissiveTexture` (sRGB), multiplying `emissive`.
+    pub emissive_texture: Option<TextureRef>,
+    /// `normalTexture`.
+    pub normal_texture: Option<NormalTexture>,
+    /// KHR_materials_ior's `ior` (1.5 without it), at least 1: the dielectric F0 is
+    /// ((ior − 1)/(ior + 1))².
+    pub ior: f32,
+}
+
+impl GltfMaterial {
+    /// Whether any parameter varies over the surface (a texture), so that the BSDF is built at
+    /// each hit rather than once.
+    pub fn textured(&self) -> bool {
+        self.base_color_texture.is_some()
+            || self.metallic_roughness_texture.is_some()
+            || self.emissive_texture.is_some()
+            || self.normal_texture.is_some()
+    }
+
+    /// The texture coordinate sets (`n` of TEXCOORD_n) its textures read.
+    pub fn tex_coords(&self) -> impl Iterator<Item = u32> + '_ {
+        [
+            self.base_color_texture.as_ref(),
+            self.metallic_roughness_texture.as_ref(),
+            self.emissive_texture.as_ref(),
+            self.normal_texture.as_ref().map(|n| &n.texture),
+        ]
+        .into_iter()
+        .flatten()
+        .map(|t| t.tex_coord)
+    }
+}

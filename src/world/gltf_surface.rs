@@ -1,0 +1,250 @@
+//! glTF materials drawn as themselves: where a primitive's material resolves to no library
+//! entry and no `fallback`, its metallic-roughness parameters become a `plain` BSDF.
+//!
+//! The mapping (docs/assets.md, "glTF materials"), the one glTF 2.0 Appendix B defines and
+//! pbrt-v4's and Cycles' Principled importers follow:
+//!
+//! - base colour = `baseColorFactor` × `baseColorTexture` (sRGB) × COLOR_0 → `plain` base
+//!   (the diffuse albedo, and the conductor's F0);
+//! - metallic = `metallicFactor` × the metallicRoughness texture's B → metalness (the linear
+//!   blend dielectric ↔ conductor of Appendix B);
+//! - roughness = `roughnessFactor` × its G → roughness (α = roughness², glTF's own);
+//! - the dielectric F0 = ((ior − 1)/(ior + 1))², 0.04 at glTF's ior 1.5 → specular;
+//! - emission = `emissiveFactor` × `emissiveTexture` (sRGB) × `emissiveStrength`;
+//! - the normal texture bends the shading normal in the tangent frame.
+//!
+//! A material without textures or vertex colours is built once, as a library material is;
+//! one with them keeps a [`GltfSurface`] that builds the BSDF at each hit (a `plain` is a few
+//! table lookups to build).
+
+use std::sync::Arc;
+
+use glam::{Vec2, Vec3, Vec4};
+
+use super::MaterialDef;
+use crate::assets::{Decode, GltfMaterial, DEFAULT_IOR, MAX_TEX_COORD_SETS};
+use crate::materials::{Bxdfs, Plain};
+
+/// The dielectric reflectance at normal incidence of index of refraction `ior` (from air).
+pub fn f0_of_ior(ior: f32) -> f32 {
+    let r = (ior - 1.0) / (ior + 1.0);
+    if r.is_finite() {
+        (r * r).clamp(0.0, 1.0)
+    } else {
+        0.04
+    }
+}
+
+/// The texture coordinate sets a [`SurfacePoint`] carries (TEXCOORD_0 to TEXCOORD_3).
+pub const TEX_COORD_SETS: usize = MAX_TEX_COORD_SETS as usize;
+
+/// What a textured glTF surface reads at a hit, interpolated from its vertices.
+#[derive(Clone, Copy, Debug)]
+pub struct SurfacePoint {
+    /// TEXCOORD_0 to TEXCOORD_3 (zero for a set the mesh lacks).
+    pub uvs: [Vec2; TEX_COORD_SETS],
+    /// COLOR_0, linear RGBA (1 without one).
+    pub color: Vec4,
+    /// The world shading normal (interpolated vertex normals), unit.
+    pub ns: Vec3,
+    /// The world tangent (xyz, not necessarily unit nor orthogonal to `ns`; zero without
+    /// tangents) and the bitangent's sign (w), mirroring transforms accounted for.
+    pub tangent: Vec4,
+}
+
+/// A glTF material's BSDF, emission and shading normal at one point.
+#[derive(Clone, Copy, Debug)]
+pub struct Shaded {
+    /// The BSDF.
+    pub bxdf: Bxdfs,
+    /// Radiance leaving the front face, W·m⁻²·sr⁻¹.
+    pub emission: Vec3,
+    /// The shading normal, bent by the normal texture, unit.
+    pub ns: Vec3,
+}
+
+/// A glTF material whose parameters vary over the surface (textures, vertex colours).
+#[derive(Clone, Debug)]
+pub struct GltfSurface {
+    material: GltfMaterial,
+    /// Multiply the base colour by COLOR_0.
+    vertex_colors: bool,
+    /// The dielectric F0 of the material's ior.
+    specular: f32,
+    /// `[trace] filter_glossy`: the least roughness after a diffuse bounce.
+    filter_glossy: f32,
+}
+
+impl GltfSurface {
+    /// Whether the emission varies over the surface (an emissive texture): such a surface is
+    /// found by the rays that meet it, not by light sampling.
+    pub fn emission_varies(&self) -> bool {
+        self.material.emissive_texture.is_some() && Vec3::from(self.material.emissive) != Vec3::ZERO
+    }
+
+    /// Whether the shading normal is bent (a normal texture): the hit's tangent is then read.
+    pub fn normal_mapped(&self) -> bool {
+        self.material.normal_texture.is_some()
+    }
+
+    /// Whether COLOR_0 is read.
+    pub fn vertex_colors(&self) -> bool {
+        self.vertex_colors
+    }
+
+    /// The BSDF, emission and shading normal at `at`; `filtered`: the path has bounced off a
+    /// diffuse surface, and `[trace] filter_glossy` raises the roughness.
+    pub fn shade(&self, at: &SurfacePoint, filtered: bool) -> Shaded {
+        let m = &self.material;
+        let uv = |set: u32| at.uvs.get(set as usize).copied().unwrap_or(Vec2::ZERO);
+        let mut base = Vec3::from_slice(&m.base_color[..3]);
+        if let Some(t) = &m.base_color_texture {
+            base *= t.sample(uv(t.tex_coord), Decode::Srgb).truncate();
+        }
+        if self.vertex_colors {
+            base *= at.color.truncate();
+        }
+        let (mut metallic, mut roughness) = (m.metallic, m.roughness);
+        if let Some(t) = &m.metallic_roughness_texture {
+            let s = t.sample(uv(t.tex_coord), Decode::Linear);
+            metallic *= s.z;
+            roughness *= s.y;
+        }
+        if filtered && roughness < self.filter_glossy {
+            roughness = self.filter_glossy;
+        }
+        let mut emission = Vec3::from(m.emissive);
+        if let Some(t) = &m.emissive_texture {
+            if emission != Vec3::ZERO {
+                emission *= t.sample(uv(t.tex_coord), Decode::Srgb).truncate();
+            }
+        }
+        let ns = match &m.normal_texture {
+            Some(n) => {
+                let s = n.texture.sample(uv(n.texture.tex_coord), Decode::Linear);
+                bend(at.ns, at.tangent, s.truncate(), n.scale)
+            }
+            None => at.ns,
+        };
+        Shaded {
+            bxdf: Bxdfs::Plain(Plain::new(base, roughness, metallic, self.specular)),
+            emission,
+            ns,
+        }
+    }
+}
+
+/// The shading normal `n` bent by a normal texture's texel `texel` (RGB in [0, 1]) scaled by
+/// `scale` on X and Y, in the frame of `tangent` (xyz made orthogonal to `n`; w the
+/// bitangent's sign: B = w · n × t). Unit; `n` itself where the frame or the result is
+/// degenerate.
+pub fn bend(n: Vec3, tangent: Vec4, texel: Vec3, scale: f32) -> Vec3 {
+    let t = tangent.truncate();
+    let t = (t - n * n.dot(t)).normalize_or_zero();
+    if t == Vec3::ZERO {
+        return n;
+    }
+    let b = n.cross(t) * if tangent.w < 0.0 { -1.0 } else { 1.0 };
+    let v = texel * 2.0 - Vec3::ONE;
+    let v = Vec3::new(v.x * scale, v.y * scale, v.z);
+    let bent = (t * v.x + b * v.y + n * v.z).normalize_or_zero();
+    if bent == Vec3::ZERO || !bent.is_finite() {
+        n
+    } else {
+        bent
+    }
+}
+
+/// The material of a glTF material drawn as itself. `vertex_colors`: the geometry it is on has
+/// COLOR_0, which multiplies the base colour. `filter_glossy` is `[trace] filter_glossy`.
+pub(super) fn gltf_material_def(
+    m: &GltfMaterial,
+    vertex_colors: bool,
+    filter_glossy: f32,
+) -> MaterialDef {
+    let specular = f0_of_ior(m.ior);
+    let base = Vec3::from_slice(&m.base_color[..3]);
+    let plain = |roughness: f32| Bxdfs::Plain(Plain::new(base, roughness, m.metallic, specular));
+    let bxdf = plain(m.roughness);
+    let filtered = if filter_glossy > m.roughness {
+        plain(filter_glossy)
+    } else {
+        bxdf
+    };
+    let surface = (m.textured() || vertex_colors).then(|| {
+        Arc::new(GltfSurface {
+            material: m.clone(),
+            vertex_colors,
+            specular,
+            filter_glossy,
+        })
+    });
+    let varies = surface.as_ref().is_some_and(|s| s.emission_varies());
+    MaterialDef {
+        key: format!("(glTF {})", m.label),
+        bxdf,
+        filtered,
+        // A varying emission is read at each hit; the constant part stays zero so that the
+        // world does not make light-sampled triangles of it.
+        emission: if varies {
+            Vec3::ZERO
+        } else {
+            Vec3::from(m.emissive)
+        },
+        surface,
+    }
+}
+
+/// What a primitive with COLOR_0 and no glTF material is drawn with: white times its vertex
+/// colours, with the default plain material's roughness (0.5) and specular (0.04, ior 1.5),
+/// not metallic (docs/rendering.md).
+pub(super) static VERTEX_COLOURED: std::sync::LazyLock<GltfMaterial> =
+    std::sync::LazyLock::new(|| GltfMaterial {
+        label: "vertex colours (no material)".into(),
+        base_color: [1.0; 4],
+        base_color_texture: None,
+        metallic: 0.0,
+        roughness: 0.5,
+        metallic_roughness_texture: None,
+        emissive: [0.0; 3],
+        emissive_texture: None,
+        normal_texture: None,
+        ior: DEFAULT_IOR,
+    });
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn f0_of_glass_ior_is_four_percent() {
+        assert!((f0_of_ior(1.5) - 0.04).abs() < 1e-7);
+        assert_eq!(f0_of_ior(1.0), 0.0);
+    }
+
+    #[test]
+    fn bend_follows_the_tangent_frame() {
+        let n = Vec3::Z;
+        let t = Vec4::new(1.0, 0.0, 0.0, 1.0);
+        // The flat texel (0.5, 0.5, 1) keeps the normal.
+        let flat = bend(n, t, Vec3::new(0.5, 0.5, 1.0), 1.0);
+        assert!((flat - n).length() < 1e-2, "{flat}");
+        // A texel leaning +X leans towards the tangent; +Y towards n × t = +Y, or −Y with
+        // w = −1.
+        let x = bend(n, t, Vec3::new(1.0, 0.5, 0.5), 1.0);
+        assert!((x - Vec3::X).length() < 1e-2, "{x}");
+        let y = bend(n, t, Vec3::new(0.5, 1.0, 0.5), 1.0);
+        assert!((y - Vec3::Y).length() < 1e-2, "{y}");
+        let y = bend(
+            n,
+            t * Vec4::new(1.0, 1.0, 1.0, -1.0),
+            Vec3::new(0.5, 1.0, 0.5),
+            1.0,
+        );
+        assert!((y + Vec3::Y).length() < 1e-2, "{y}");
+        // Scale 0 flattens; no tangent keeps n.
+        let s = bend(n, t, Vec3::new(1.0, 0.5, 0.75), 0.0);
+        assert!((s - n).length() < 1e-6);
+        assert_eq!(bend(n, Vec4::ZERO, Vec3::new(1.0, 0.5, 0.5), 1.0), n);
+    }
+}

@@ -1,0 +1,645 @@
+//! glTF materials drawn as themselves (no library entry, no `fallback`): small orthographic
+//! renders of unit quads whose pixels are checked against values computed here, by hand,
+//! from the glTF spec's definitions. Each test fails when the parameter it is about is
+//! dropped (the bake before this change drew every such material as the same grey).
+//!
+//! The quad is a glTF file written into a temporary folder: half-size 1 in the z = 0 plane,
+//! facing +Z, TEXCOORD_0 from (0, 0) at its top-left corner (-1, 1) to (1, 1) at its
+//! bottom-right (1, -1). The camera looks down −Z from z = 5 with a view 2.4 units high: on a
+//! 24 × 24 image each pixel is 0.1 units and the quad spans pixels 2..22. Most materials take
+//! KHR_materials_ior `ior = 1`, which removes the dielectric reflection (F0 = 0), so that a
+//! dielectric is exactly Lambertian: under a sun of irradiance π along the normal its radiance
+//! is its base colour.
+
+use std::path::{Path, PathBuf};
+
+use glam::Vec3;
+use pfx_bake::film::Image;
+use pfx_bake::integrator::{self, NoProgress, Settings};
+use pfx_bake::scene::{self, Projection, Scene, Sun, SunModel};
+use pfx_bake::world::World;
+
+const SIZE: u32 = 24;
+
+fn base64(data: &[u8]) -> String {
+    const T: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::new();
+    for c in data.chunks(3) {
+        let b = [c[0], *c.get(1).unwrap_or(&0), *c.get(2).unwrap_or(&0)];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for i in 0..4 {
+            if i <= c.len() {
+                out.push(T[(n >> (18 - 6 * i) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+/// A PNG of `w × h` RGBA texels (row-major from the top) as a data URI.
+fn png_uri(w: u32, h: u32, texels: &[[u8; 4]]) -> String {
+    let mut img = image::RgbaImage::new(w, h);
+    for (i, p) in img.pixels_mut().enumerate() {
+        *p = image::Rgba(texels[i]);
+    }
+    let mut out = Vec::new();
+    image::DynamicImage::ImageRgba8(img)
+        .write_to(&mut std::io::Cursor::new(&mut out), image::ImageFormat::Png)
+        .unwrap();
+    format!("data:image/png;base64,{}", base64(&out))
+}
+
+/// Writes `<name>.gltf`, the unit quad with material 0 (`material`, JSON) and the top-level
+/// members `more` (textures, images, samplers, each with its leading comma). `color`: a
+/// COLOR_0 (float VEC4) for every vertex; `tangent`: a TANGENT for every vertex.
+fn write_quad(
+    dir: &Path,
+    name: &str,
+    material: &str,
+    more: &str,
+    color: Option<[f32; 4]>,
+    tangent: Option<[f32; 4]>,
+) -> PathBuf {
+    let pos: [f32; 12] = [
+        -1.0, -1.0, 0.0, 1.0, -1.0, 0.0, 1.0, 1.0, 0.0, -1.0, 1.0, 0.0,
+    ];
+    let nrm: [f32; 12] = [0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0];
+    let uv: [f32; 8] = [0.0, 1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0];
+    let mut bin = Vec::new();
+    for v in pos.iter().chain(&nrm).chain(&uv) {
+        bin.extend_from_slice(&v.to_le_bytes());
+    }
+    let mut attributes = r#""POSITION":0,"NORMAL":1,"TEXCOORD_0":2"#.to_string();
+    let mut accessors = String::from(
+        r#"{"bufferView":0,"byteOffset":0,"componentType":5126,"count":4,"type":"VEC3","min":[-1,-1,0],"max":[1,1,0]},
+{"bufferView":0,"byteOffset":48,"componentType":5126,"count":4,"type":"VEC3"},
+{"bufferView":0,"byteOffset":96,"componentType":5126,"count":4,"type":"VEC2"},
+{"bufferView":1,"byteOffset":0,"componentType":5123,"count":6,"type":"SCALAR"}"#,
+    );
+    let mut extra = Vec::new();
+    for (key, v) in [("COLOR_0", color), ("TANGENT", tangent)] {
+        if let Some(v) = v {
+            let at = extra.len();
+            for _ in 0..4 {
+                for c in v {
+                    extra.extend_from_slice(&c.to_le_bytes());
+                }
+            }
+            let index = 4 + at / 64;
+            attributes.push_str(&format!(r#","{key}":{index}"#));
+            accessors.push_str(&format!(
+                r#",{{"bufferView":2,"byteOffset":{at},"componentType":5126,"count":4,"type":"VEC4"}}"#
+            ));
+        }
+    }
+    let idx: [u16; 6] = [0, 1, 2, 0, 2, 3];
+    for i in idx {
+        bin.extend_from_slice(&i.to_le_bytes());
+    }
+    // 140 bytes so far: the extra view starts 4-byte aligned, as float accessors must.
+    let extra_at = bin.len();
+    bin.extend_from_slice(&extra);
+    let extra_view = if extra.is_empty() {
+        String::new()
+    } else {
+        format!(
+            r#",{{"buffer":0,"byteOffset":{extra_at},"byteLength":{}}}"#,
+            extra.len()
+        )
+    };
+    let json = format!(
+        r#"{{"asset":{{"version":"2.0"}},"scene":0,"scenes":[{{"nodes":[0]}}],
+"nodes":[{{"mesh":0,"name":"quad"}}],
+"meshes":[{{"primitives":[{{"attributes":{{{attributes}}},"indices":3,"material":0}}]}}],
+"buffers":[{{"byteLength":{len},"uri":"data:application/octet-stream;base64,{b64}"}}],
+"bufferViews":[{{"buffer":0,"byteOffset":0,"byteLength":128}},{{"buffer":0,"byteOffset":128,"byteLength":12}}{extra_view}],
+"accessors":[{accessors}],
+"materials":[{material}]{more}}}"#,
+        len = bin.len(),
+        b64 = base64(&bin),
+    );
+    let path = dir.join(format!("{name}.gltf"));
+    std::fs::write(&path, json).unwrap();
+    path
+}
+
+/// An object of mesh `mesh` with no material of its own: its glTF material decides.
+fn object(key: &str, mesh: &str) -> scene::Object {
+    scene::Object {
+        key: key.into(),
+        mesh: mesh.into(),
+        scale: [1.0; 3],
+        alpha_cutoff: 0.5,
+        ..Default::default()
+    }
+}
+
+/// A sun of irradiance π towards `toward` (normalised here).
+fn sun(toward: Vec3) -> Sun {
+    let t = toward.normalize();
+    Sun {
+        model: SunModel::Authored,
+        hour: 12.0,
+        day: 172.0,
+        latitude: 0.0,
+        heading: 0.0,
+        reference_hour: 12.0,
+        toward: Some(t.to_array()),
+        color: [1.0; 3],
+        irradiance: Some(std::f32::consts::PI),
+        radius: 0.0,
+    }
+}
+
+fn scene(
+    dir: &Path,
+    meshes: &[(&str, &Path)],
+    objects: Vec<scene::Object>,
+    sun: Option<Sun>,
+) -> Scene {
+    Scene {
+        root: dir.to_path_buf(),
+        file: "gltf.scene.toml".into(),
+        meshes: meshes
+            .iter()
+            .map(|(k, f)| scene::Mesh {
+                key: (*k).into(),
+                file: f.to_path_buf(),
+                ..Default::default()
+            })
+            .collect(),
+        objects,
+        camera: Some(scene::Camera {
+            projection: Projection::Orthographic,
+            at: [0.0, 0.0, 5.0],
+            height: Some(2.4),
+            ..Default::default()
+        }),
+        sun,
+        ..Default::default()
+    }
+}
+
+fn render(scene: &Scene, spp: u32, max_depth: u32) -> (World, Image) {
+    let world = World::build(scene, [SIZE, SIZE]).unwrap_or_else(|e| panic!("{:#?}", e.0));
+    let image = integrator::render(
+        &world,
+        &Settings {
+            spp,
+            max_depth,
+            seed: 7,
+            ..Settings::default()
+        },
+        &NoProgress,
+    );
+    assert_eq!(image.dropped, 0);
+    (world, image)
+}
+
+/// One quad with `material` under the sun towards `toward`, direct light only.
+fn render_quad(material: &str, more: &str, toward: Vec3) -> (World, Image) {
+    let dir = tempfile::tempdir().unwrap();
+    let quad = write_quad(dir.path(), "quad", material, more, None, None);
+    let s = scene(
+        dir.path(),
+        &[("quad", &quad)],
+        vec![object("card", "quad")],
+        Some(sun(toward)),
+    );
+    render(&s, 4, 2)
+}
+
+/// Mean radiance over pixels `x0..x1`, `y0..y1` (row 0 at the top, +Y).
+fn mean(img: &Image, x0: u32, x1: u32, y0: u32, y1: u32) -> Vec3 {
+    let mut s = Vec3::ZERO;
+    for y in y0..y1 {
+        for x in x0..x1 {
+            s += img.radiance[(y * img.width + x) as usize];
+        }
+    }
+    s / ((x1 - x0) * (y1 - y0)) as f32
+}
+
+/// Mean radiance of the quadrants: top-left, top-right, bottom-left, bottom-right (each
+/// inset a pixel from the texel edges of a 2 × 2 texture).
+fn quadrants(img: &Image) -> [Vec3; 4] {
+    [
+        mean(img, 3, 11, 3, 11),
+        mean(img, 13, 21, 3, 11),
+        mean(img, 3, 11, 13, 21),
+        mean(img, 13, 21, 13, 21),
+    ]
+}
+
+fn near(got: Vec3, want: Vec3, tol: f32) -> bool {
+    (got - want).abs().max_element() <= tol
+}
+
+/// IEC 61966-2-1: the linear value of an sRGB-encoded byte.
+fn srgb(b: u8) -> f32 {
+    let c = f64::from(b) / 255.0;
+    (if c <= 0.04045 {
+        c / 12.92
+    } else {
+        ((c + 0.055) / 1.055).powf(2.4)
+    }) as f32
+}
+
+const IOR1: &str = r#""extensions":{"KHR_materials_ior":{"ior":1}}"#;
+
+#[test]
+fn the_base_colour_factor_is_drawn_and_the_material_named() {
+    let m = format!(
+        r#"{{"name":"paint","pbrMetallicRoughness":{{"baseColorFactor":[0.8,0.3,0.1,1],"metallicFactor":0}},{IOR1}}}"#
+    );
+    let (world, img) = render_quad(&m, "", Vec3::Z);
+    // A Lambertian of base (0.8, 0.3, 0.1) facing a sun of irradiance π: radiance = base.
+    let got = mean(&img, 3, 21, 3, 21);
+    assert!(near(got, Vec3::new(0.8, 0.3, 0.1), 2e-3), "{got}");
+    let named: Vec<_> = world
+        .capabilities
+        .iter()
+        .filter(|c| c.what.starts_with("gltf material "))
+        .collect();
+    assert_eq!(named.len(), 1, "{:#?}", world.capabilities);
+    let msg = &named[0].message;
+    assert!(
+        msg.starts_with("glTF material 'paint' of ")
+            && msg.contains("quad.gltf is drawn from its own parameters"),
+        "{msg}"
+    );
+}
+
+/// The Khronos Box (tests/data/gltf/Box, CC-BY-4.0): its material "Red" is base colour
+/// (0.8, 0, 0). A copy whose factor is (0, 0.8, 0) bakes to the same numbers with red and
+/// green swapped: the model treats the channels alike, so the swap is exact.
+#[test]
+fn red_and_green_boxes_bake_to_their_own_colours() {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/gltf/Box/Box.glb");
+    let red = std::fs::read(&file).unwrap();
+    let (from, to) = (
+        "\"baseColorFactor\":[0.800000011920929,0.0,0.0,1.0]",
+        "\"baseColorFactor\":[0.0,0.800000011920929,0.0,1.0]",
+    );
+    let at = red
+        .windows(from.len())
+        .position(|w| w == from.as_bytes())
+        .expect("Box.glb's base colour");
+    let mut green = red.clone();
+    green[at..at + to.len()].copy_from_slice(to.as_bytes());
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("red.glb"), &red).unwrap();
+    std::fs::write(dir.path().join("green.glb"), &green).unwrap();
+    let bake = |f: &str| {
+        let s = scene(
+            dir.path(),
+            &[("box", Path::new(f))],
+            vec![object("box", "box")],
+            Some(sun(Vec3::new(0.3, 0.4, 1.0))),
+        );
+        render(&s, 8, 4).1
+    };
+    let (r, g) = (bake("red.glb"), bake("green.glb"));
+    let (mr, mg) = (mean(&r, 9, 15, 9, 15), mean(&g, 9, 15, 9, 15));
+    // Red: the red channel carries the diffuse base, green and blue only the 4 % white
+    // specular of the dielectric layer.
+    assert!(
+        mr.x > 0.3 && mr.x > 8.0 * mr.y && (mr.y - mr.z).abs() < 1e-6,
+        "{mr}"
+    );
+    assert_eq!((mr.x, mr.y, mr.z), (mg.y, mg.x, mg.z), "{mr} {mg}");
+}
+
+#[test]
+fn a_base_colour_texture_is_decoded_as_srgb_and_transformed() {
+    let texels = [
+        [200, 40, 10, 255],
+        [255, 128, 0, 255],
+        [0, 64, 255, 255],
+        [90, 90, 90, 255],
+    ];
+    let more = format!(
+        r#","textures":[{{"source":0,"sampler":0}}],"samplers":[{{"magFilter":9728,"wrapS":10497,"wrapT":10497}}],
+"images":[{{"uri":"{}"}}]"#,
+        png_uri(2, 2, &texels)
+    );
+    let decode = |t: [u8; 4]| Vec3::new(srgb(t[0]), srgb(t[1]), srgb(t[2]));
+    let m = format!(
+        r#"{{"pbrMetallicRoughness":{{"baseColorTexture":{{"index":0}},"metallicFactor":0}},{IOR1}}}"#
+    );
+    let (_, img) = render_quad(&m, &more, Vec3::Z);
+    let q = quadrants(&img);
+    for (i, (got, t)) in q.iter().zip(texels).enumerate() {
+        assert!(
+            near(*got, decode(t), 2e-3),
+            "quadrant {i}: {got} vs {}",
+            decode(t)
+        );
+    }
+    // Read linearly the top-left would be (0.78, 0.16, 0.04): the decode matters.
+    assert!((q[0].y - 40.0 / 255.0).abs() > 0.1);
+    // KHR_texture_transform's offset (0.5, 0) under REPEAT swaps the columns.
+    let m = format!(
+        r#"{{"pbrMetallicRoughness":{{"baseColorTexture":{{"index":0,"extensions":{{"KHR_texture_transform":{{"offset":[0.5,0]}}}}}},"metallicFactor":0}},{IOR1}}}"#
+    );
+    let (_, img) = render_quad(&m, &more, Vec3::Z);
+    let q = quadrants(&img);
+    for (got, t) in q.iter().zip([texels[1], texels[0], texels[3], texels[2]]) {
+        assert!(near(*got, decode(t), 2e-3), "{got} vs {}", decode(t));
+    }
+}
+
+#[test]
+fn vertex_colours_multiply_the_base_colour() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = format!(
+        r#"{{"pbrMetallicRoughness":{{"baseColorFactor":[0.8,0.8,0.8,1],"metallicFactor":0}},{IOR1}}}"#
+    );
+    let quad = write_quad(
+        dir.path(),
+        "quad",
+        &m,
+        "",
+        Some([0.5, 0.25, 1.0, 1.0]),
+        None,
+    );
+    let s = scene(
+        dir.path(),
+        &[("quad", &quad)],
+        vec![object("card", "quad")],
+        Some(sun(Vec3::Z)),
+    );
+    let (_, img) = render(&s, 4, 2);
+    let got = mean(&img, 3, 21, 3, 21);
+    assert!(near(got, Vec3::new(0.4, 0.2, 0.8), 2e-3), "{got}");
+    // The Khronos BoxVertexColors (tests/data/gltf, CC0) bakes in its vertex colours: its
+    // faces are not grey.
+    let file = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/gltf/BoxVertexColors/BoxVertexColors.glb");
+    let s = scene(
+        dir.path(),
+        &[("box", &file)],
+        vec![object("box", "box")],
+        Some(sun(Vec3::new(0.2, 0.3, 1.0))),
+    );
+    let (_, img) = render(&s, 4, 2);
+    let c = mean(&img, 9, 15, 9, 15);
+    assert!(c.max_element() - c.min_element() > 0.05, "{c}");
+}
+
+/// The metallicRoughness texture's B is metalness and G roughness: each half of the quad
+/// bakes to exactly what a library `plain` of the same parameters bakes to (the mapping of
+/// docs/assets.md), and the metal half differs from the dielectric half.
+#[test]
+fn metallic_roughness_texture_maps_onto_plain() {
+    let more = format!(
+        r#","textures":[{{"source":0,"sampler":0}}],"samplers":[{{"magFilter":9728,"wrapS":33071,"wrapT":33071}}],
+"images":[{{"uri":"{}"}}]"#,
+        png_uri(2, 1, &[[0, 255, 0, 255], [0, 255, 255, 255]])
+    );
+    let base = [0.9f32, 0.6, 0.3];
+    let m = format!(
+        r#"{{"pbrMetallicRoughness":{{"baseColorFactor":[{},{},{},1],"metallicFactor":1,"roughnessFactor":0.5,"metallicRoughnessTexture":{{"index":0}}}}}}"#,
+        base[0], base[1], base[2]
+    );
+    let toward = Vec3::new(0.4, 0.1, 1.0);
+    let (_, img) = render_quad(&m, &more, toward);
+    let library = |metalness: f32| {
+        let dir = tempfile::tempdir().unwrap();
+        let quad = write_quad(dir.path(), "quad", r#"{"name":"x"}"#, "", None, None);
+        let mut o = object("card", "quad");
+        o.material = Some("lib".into());
+        let mut s = scene(dir.path(), &[("quad", &quad)], vec![o], Some(sun(toward)));
+        s.materials = vec![scene::Material {
+            key: "lib".into(),
+            base,
+            roughness: 0.5,
+            metalness,
+            specular: 0.04,
+            fresnel_power: 5.0,
+            ..Default::default()
+        }];
+        render(&s, 4, 2).1
+    };
+    let (dielectric, metal) = (library(0.0), library(1.0));
+    let (l, r) = (mean(&img, 3, 11, 3, 21), mean(&img, 13, 21, 3, 21));
+    let (ld, rm) = (mean(&dielectric, 3, 11, 3, 21), mean(&metal, 13, 21, 3, 21));
+    assert!(near(l, ld, 1e-5), "{l} {ld}");
+    assert!(near(r, rm, 1e-5), "{r} {rm}");
+    assert!((l - r).abs().max_element() > 0.05, "{l} {r}");
+}
+
+#[test]
+fn emissive_strength_scales_the_plate_linearly() {
+    let bake = |strength: f32, texture: bool| {
+        let more = format!(
+            r#","textures":[{{"source":0,"sampler":0}}],"samplers":[{{"magFilter":9728}}],"images":[{{"uri":"{}"}}]"#,
+            png_uri(1, 1, &[[128, 255, 64, 255]])
+        );
+        let tex = if texture {
+            r#","emissiveTexture":{"index":0}"#
+        } else {
+            ""
+        };
+        let m = format!(
+            r#"{{"emissiveFactor":[0.2,0.4,0.6]{tex},"pbrMetallicRoughness":{{"baseColorFactor":[0,0,0,1]}},
+"extensions":{{"KHR_materials_emissive_strength":{{"emissiveStrength":{strength}}}}}}}"#
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let quad = write_quad(dir.path(), "quad", &m, &more, None, None);
+        let s = scene(
+            dir.path(),
+            &[("quad", &quad)],
+            vec![object("card", "quad")],
+            None,
+        );
+        mean(&render(&s, 2, 2).1, 3, 21, 3, 21)
+    };
+    let e = Vec3::new(0.2, 0.4, 0.6);
+    for s in [1.0, 2.5, 7.0] {
+        let got = bake(s, false);
+        assert!(near(got, e * s, 1e-5 * s), "strength {s}: {got}");
+    }
+    // The emissive texture (sRGB) multiplies the factor, per hit.
+    let t = Vec3::new(srgb(128), srgb(255), srgb(64));
+    let got = bake(3.0, true);
+    assert!(near(got, e * t * 3.0, 1e-4), "{got} vs {}", e * t * 3.0);
+    // The Khronos EmissiveStrengthTest (tests/data/gltf, CC-BY-4.0): Emit1/2/4 share one
+    // factor, times their strengths.
+    let file = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/gltf/EmissiveStrengthTest/EmissiveStrengthTest.glb");
+    let a = pfx_bake::assets::load_gltf(&file, None).unwrap();
+    let emit = |label: &str| {
+        a.materials
+            .iter()
+            .find(|m| m.label == label)
+            .unwrap_or_else(|| panic!("{label}"))
+            .emissive
+    };
+    let one = emit("material 'Emit1'");
+    for (label, k) in [("material 'Emit2'", 2.0), ("material 'Emit4'", 4.0)] {
+        let e = emit(label);
+        for c in 0..3 {
+            assert!(
+                (e[c] - one[c] * k).abs() < 1e-6,
+                "{label}: {e:?} vs {one:?}"
+            );
+        }
+    }
+    assert!(one[2] > 0.8);
+}
+
+/// A 1 × 1 normal texture encoding the unit tangent-space normal `n`.
+fn normal_texel(n: Vec3) -> ([u8; 4], Vec3) {
+    let b = ((n + Vec3::ONE) * 0.5 * 255.0).round();
+    let texel = [b.x as u8, b.y as u8, b.z as u8, 255];
+    // What those bytes decode to: (2 · byte/255 − 1), normalised.
+    let decoded = (b / 255.0 * 2.0 - Vec3::ONE).normalize();
+    (texel, decoded)
+}
+
+/// A normal texture leaning 30° towards the tangent (+u, world +X) or the bitangent (up the
+/// image, world +Y): a Lambertian of base 1 under a sun of irradiance π towards `l` has
+/// radiance n · l with the bent normal n, which is near 1 when the sun leans the same way
+/// and cos 60° = 0.5 when it leans the other way.
+#[test]
+fn a_normal_texture_bends_shading_along_its_tangent_frame() {
+    let s30 = 0.5f32;
+    let c30 = 0.75f32.sqrt();
+    let bake = |lean: Vec3, scale: f32, toward: Vec3, tangent: Option<[f32; 4]>| {
+        let (texel, decoded) = normal_texel(lean);
+        let more = format!(
+            r#","textures":[{{"source":0,"sampler":0}}],"samplers":[{{"magFilter":9728}}],"images":[{{"uri":"{}"}}]"#,
+            png_uri(1, 1, &[texel])
+        );
+        let m = format!(
+            r#"{{"normalTexture":{{"index":0,"scale":{scale}}},"pbrMetallicRoughness":{{"metallicFactor":0}},{IOR1}}}"#
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let quad = write_quad(dir.path(), "quad", &m, &more, None, tangent);
+        let s = scene(
+            dir.path(),
+            &[("quad", &quad)],
+            vec![object("card", "quad")],
+            Some(sun(toward)),
+        );
+        (mean(&render(&s, 2, 2).1, 3, 21, 3, 21).y, decoded)
+    };
+    let x = Vec3::new(s30, 0.0, c30);
+    let y = Vec3::new(0.0, s30, c30);
+    let mirror_x = Vec3::new(-s30, 0.0, c30);
+    let mirror_y = Vec3::new(0.0, -s30, c30);
+    // Generated (MikkTSpace) tangents: the texel's X is world +X, its Y world +Y.
+    for (lean, toward) in [(x, x), (x, mirror_x), (y, y), (y, mirror_y)] {
+        let (got, n) = bake(lean, 1.0, toward, None);
+        let want = n.dot(toward);
+        assert!(
+            (got - want).abs() < 2e-3,
+            "lean {lean} sun {toward}: {got} vs {want}"
+        );
+    }
+    assert!((bake(x, 1.0, x, None).0 - bake(x, 1.0, mirror_x, None).0).abs() > 0.4);
+    // The file's TANGENT is used as written: a tangent along −X turns the texel's X round.
+    let (got, n) = bake(x, 1.0, mirror_x, Some([-1.0, 0.0, 0.0, 1.0]));
+    let want = Vec3::new(-n.x, -n.y, n.z).dot(mirror_x);
+    assert!((got - want).abs() < 2e-3, "{got} vs {want}");
+    // scale 0 flattens the texture's X and Y: the plain normal, n · l = cos 30°.
+    let (got, _) = bake(x, 0.0, x, None);
+    assert!((got - c30).abs() < 2e-3, "{got}");
+}
+
+#[test]
+fn blend_is_stochastic_transparency_with_coverage_alpha() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = format!(
+        r#"{{"alphaMode":"BLEND","pbrMetallicRoughness":{{"baseColorFactor":[1,1,1,0.25],"metallicFactor":0}},{IOR1}}}"#
+    );
+    let quad = write_quad(dir.path(), "quad", &m, "", None, None);
+    let s = scene(
+        dir.path(),
+        &[("quad", &quad)],
+        vec![object("card", "quad")],
+        Some(sun(Vec3::Z)),
+    );
+    let (_, img) = render(&s, 64, 2);
+    let (mut cov, mut n) = (0.0, 0);
+    for y in 3..21 {
+        for x in 3..21 {
+            cov += img.coverage[(y * SIZE + x) as usize];
+            n += 1;
+        }
+    }
+    let cov = cov / n as f32;
+    // 324 pixels × 64 samples of a Bernoulli(0.25): the mean's standard deviation is 0.003.
+    assert!((cov - 0.25).abs() < 0.015, "coverage {cov}");
+    // The same bake twice gives the same bytes: the numbers are hashes of the points.
+    let (_, again) = render(&s, 64, 2);
+    assert_eq!(img.coverage, again.coverage);
+    assert_eq!(img.radiance, again.radiance);
+}
+
+/// MASK: the file's `alphaCutoff` decides unless the object writes its own `alpha_cutoff`.
+#[test]
+fn mask_cuts_at_the_files_cutoff_unless_the_object_sets_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = format!(
+        r#"{{"alphaMode":"MASK","alphaCutoff":0.3,"pbrMetallicRoughness":{{"baseColorFactor":[1,1,1,0.4],"metallicFactor":0}},{IOR1}}}"#
+    );
+    let quad = write_quad(dir.path(), "quad", &m, "", None, None);
+    let covered = |cutoff: f32| {
+        let mut o = object("card", "quad");
+        o.alpha_cutoff = cutoff;
+        let s = scene(dir.path(), &[("quad", &quad)], vec![o], Some(sun(Vec3::Z)));
+        let (world, img) = render(&s, 1, 2);
+        (
+            img.coverage[(12 * SIZE + 12) as usize],
+            world.asset_warnings,
+        )
+    };
+    // Alpha 0.4 ≥ the file's 0.3: kept, and nothing to say.
+    let (c, w) = covered(0.5);
+    assert_eq!(c, 1.0);
+    assert!(w.iter().all(|w| !w.contains("alphaCutoff")), "{w:?}");
+    // The object's 0.6 wins, and the bake says the file's is not used.
+    let (c, w) = covered(0.6);
+    assert_eq!(c, 0.0);
+    assert!(
+        w.iter()
+            .any(|w| w.contains("its alphaCutoff 0.3 is not used")),
+        "{w:?}"
+    );
+}
+
+#[test]
+fn undrawn_extensions_are_named_once_per_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = r#"{"name":"coat","extensions":{"KHR_materials_clearcoat":{"clearcoatFactor":1},"KHR_materials_sheen":{}}},
+{"name":"coat2","extensions":{"KHR_materials_clearcoat":{}}}"#;
+    let quad = write_quad(dir.path(), "quad", m, "", None, None);
+    // Two objects on the mesh: the file is read once and its notes given once.
+    let s = scene(
+        dir.path(),
+        &[("quad", &quad)],
+        vec![object("a", "quad"), object("b", "quad")],
+        Some(sun(Vec3::Z)),
+    );
+    let (world, _) = render(&s, 1, 2);
+    let count = |needle: &str| {
+        world
+            .asset_warnings
+            .iter()
+            .filter(|w| w.contains(needle))
+            .count()
+    };
+    assert_eq!(
+        count(
+            "quad.gltf: KHR_materials_clearcoat is not rendered yet (first met on material 'coat')"
+        ),
+        1,
+        "{:?}",
+        world.asset_warnings
+    );
+    assert_eq!(count("KHR_materials_sheen is not rendered yet"), 1);
+}
