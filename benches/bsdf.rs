@@ -8,7 +8,7 @@ use glam::{Vec2, Vec3};
 use pfx_bake::materials::coat::Coated;
 use pfx_bake::materials::conductor::Conductor;
 use pfx_bake::materials::dielectric::Dielectric;
-use pfx_bake::materials::{Bsdf, Bxdf, Bxdfs, Glass, Plain};
+use pfx_bake::materials::{Bsdf, Bxdf, Bxdfs, Eon, Glass, Plain, Sheen, ThinSheet};
 
 const BATCH: usize = 1024;
 
@@ -120,7 +120,7 @@ fn bench_lobes(c: &mut Criterion) {
             u: Vec2::new(hash01(10 * i + 7), hash01(10 * i + 8)),
         })
         .collect();
-    let lobes: [(&str, Box<dyn Bxdf>); 10] = [
+    let lobes: [(&str, Box<dyn Bxdf>); 13] = [
         (
             "plain_lambert",
             Box::new(Plain::new(Vec3::splat(0.7), 0.5, 0.0, 0.0)),
@@ -164,6 +164,19 @@ fn bench_lobes(c: &mut Criterion) {
                 0.05,
                 1.5,
             )),
+        ),
+        // The families of issue 15: paper/petal/leaf, plaster/stone, cloth.
+        (
+            "sheet_paper_t0.3",
+            Box::new(ThinSheet::new(Vec3::new(0.9, 0.85, 0.8), 0.3)),
+        ),
+        (
+            "eon_plaster_r0.8",
+            Box::new(Eon::new(Vec3::new(0.85, 0.82, 0.75), 0.8)),
+        ),
+        (
+            "sheen_cloth_r0.7",
+            Box::new(Sheen::new(Vec3::new(0.2, 0.4, 0.2), 1.0, 0.7)),
         ),
     ];
     let mut group = c.benchmark_group("lobe");

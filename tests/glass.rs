@@ -243,7 +243,7 @@ fn keys_a_family_does_not_read_are_named() {
             ),
             (
                 "materials.transmission on family plain",
-                "transmission = 0.3 is not rendered yet on family \"plain\": only family \"glass\" transmits"
+                "transmission = 0.3 is not rendered yet on family \"plain\": only the families \"glass\", \"liquid\", \"paper\", \"petal\" and \"leaf\" transmit"
             ),
         ]
     );

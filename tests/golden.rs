@@ -70,6 +70,7 @@ cases! {
     clip: "tests/data/golden/clip.scene.toml", 128 x 96, 16 spp, Some(check_clip);
     alpha_cutoff: "tests/data/golden/alpha_cutoff.scene.toml", 128 x 96, 16 spp, Some(check_alpha_cutoff);
     families: "tests/data/golden/families.scene.toml", 128 x 96, 16 spp, Some(check_families);
+    every_family: "scenes/materials.scene.toml", 320 x 180, 16 spp, None;
 }
 
 /// The seed of the golden image.

@@ -29,7 +29,7 @@ use crate::camera::Camera;
 use crate::color::luminance;
 use crate::geometry::Ray;
 use crate::lights::{Light, LightChoice, LightContext};
-use crate::materials::Bsdf;
+use crate::materials::{Bsdf, Bxdfs};
 use crate::sampling::sampler::PixelSampler;
 use crate::sampling::Distribution1D;
 use crate::world::{mask, TraceScene};
@@ -75,6 +75,15 @@ const FIRST_BOUNCE_DIM: u32 = 4;
 /// follows the guided, point-independent distribution); docs/rendering.md has the
 /// measurements behind it.
 pub const TREE_SHARE: f32 = 0.5;
+
+/// What Beer–Lambert absorption of coefficient `sigma` (per scene unit and channel) keeps over
+/// `dist` scene units: `exp(−sigma·dist)`, 1 where a channel does not absorb (also over an
+/// infinite distance), 0 where it does and `dist` is infinite.
+#[inline]
+pub(crate) fn beer_lambert(sigma: Vec3, dist: f32) -> Vec3 {
+    let keep = |s: f32| if s > 0.0 { (-s * dist).exp() } else { 1.0 };
+    Vec3::new(keep(sigma.x), keep(sigma.y), keep(sigma.z))
+}
 
 fn power_heuristic(a: f32, b: f32) -> f32 {
     let (a2, b2) = (a * a, b * b);
@@ -260,6 +269,9 @@ impl PathTracer<'_> {
         // The product of (η_i/η_o)² over transmissions: radiance throughput shrinks by its
         // inverse entering glass; Russian roulette looks at the throughput without it.
         let mut eta_scale = 1.0f32;
+        // The absorption coefficient of the body the path is inside (`MaterialDef::absorption`
+        // of the last glass-like surface it entered through, zero outside every body).
+        let mut medium = Vec3::ZERO;
         let max_depth = settings.max_depth.max(1);
         let mut segment = 0u32;
         loop {
@@ -272,6 +284,14 @@ impl PathTracer<'_> {
                 }
             };
             let wo = -ray.d.normalize();
+            if medium != Vec3::ZERO {
+                let t = match meet {
+                    Meet::Nothing => f32::INFINITY,
+                    Meet::Sphere { t, .. } => t,
+                    Meet::Surface(h) => h.t,
+                };
+                beta *= beer_lambert(medium, t * ray.d.length());
+            }
             let shadowed_already = from_nee && via_glass;
             let hit = match meet {
                 Meet::Nothing => {
@@ -325,8 +345,17 @@ impl PathTracer<'_> {
             if self.scene.accel.instances()[hit.instance as usize].mask & mask::DRAWN == 0 {
                 break;
             }
-            let mut s = self.surface(&hit, &ray);
             let material = &self.scene.materials[info.material as usize];
+            // A holdout (the `occluder` family) ends the path: seen by the camera it leaves
+            // the pixel uncovered (zero alpha, no radiance) for the live renderer to draw its
+            // own geometry there; met later it is black.
+            if material.holdout {
+                if segment == 0 {
+                    covered = false;
+                }
+                break;
+            }
+            let mut s = self.surface(&hit, &ray);
             // A glTF surface drawn as itself builds its BSDF, emission and shading normal
             // here, from its textures and vertex colours.
             let shaded = material
@@ -396,7 +425,7 @@ impl PathTracer<'_> {
                     // A transmission towards the light continues a path whose earlier shadow
                     // ray already passed this glass (see `from_nee`).
                     let covered = from_nee
-                        && bsdf.bxdf().transmits()
+                        && matches!(bsdf.bxdf(), Bxdfs::Glass(_))
                         && (ls.wi.dot(s.ng_front) > 0.0) != (wo.dot(s.ng_front) > 0.0);
                     if ls.pdf > 0.0 && pick_pdf > 0.0 && ls.li != Vec3::ZERO && !covered {
                         let casts = match light {
@@ -462,12 +491,20 @@ impl PathTracer<'_> {
             }
             let transmitted = bsdf.bxdf().transmits()
                 && (bs.wi.dot(s.ng_front) > 0.0) != (wo.dot(s.ng_front) > 0.0);
-            if transmitted {
+            // A thin sheet's transmission is a scattering like a reflection; only a body's
+            // interface changes the medium and lets shadow rays through.
+            let through_body = transmitted && matches!(bsdf.bxdf(), Bxdfs::Glass(_));
+            if through_body {
                 let e = bsdf.relative_eta(wo, bs.wi);
                 eta_scale *= e * e;
+                medium = if bs.wi.dot(s.ng_front) < 0.0 {
+                    material.absorption
+                } else {
+                    Vec3::ZERO
+                };
             }
             if self.scene.transmissive_shadows {
-                if transmitted {
+                if through_body {
                     via_glass = true;
                 } else {
                     from_nee = !bs.specular;

@@ -223,21 +223,36 @@ impl PathTracer<'_> {
     fn shadow_through_glass(&self, ray: &Ray) -> Option<(Vec3, bool)> {
         let mut t = Vec3::ONE;
         let mut crossed = false;
+        // Beer–Lambert inside absorbing bodies, order-free: entering at distance a and leaving
+        // at b keeps exp(−σ(b − a)), the sum of +σa at the entry and −σb at the exit (a ray
+        // that starts inside has no entry). Summed as an exponent so no factor overflows.
+        let mut exponent = Vec3::ZERO;
         let d = ray.d.normalize_or_zero();
+        let len = ray.d.length();
         let blocked = self.scene.accel.any_hit(ray, mask::CASTS, |h| {
             if !self.scene.cuts.is_empty() && !self.kept(ray, h) {
                 return false;
             }
             let info = &self.scene.instances[h.instance as usize];
-            let Bxdfs::Glass(g) = &self.scene.materials[info.material as usize].bxdf else {
+            let material = &self.scene.materials[info.material as usize];
+            let Bxdfs::Glass(g) = &material.bxdf else {
                 return true;
             };
-            t *= g.shadow_transmittance(self.face_normal(h).dot(d));
+            let cos = self.face_normal(h).dot(d);
+            t *= g.shadow_transmittance(cos);
+            if material.absorption != Vec3::ZERO {
+                let side = if cos < 0.0 { 1.0 } else { -1.0 };
+                exponent += material.absorption * (side * h.t * len);
+            }
             crossed = true;
             t == Vec3::ZERO
         });
         if blocked || self.spheres_block(ray) {
             return None;
+        }
+        if exponent != Vec3::ZERO {
+            let e = exponent.min(Vec3::ZERO);
+            t *= Vec3::new(e.x.exp(), e.y.exp(), e.z.exp());
         }
         Some((t, crossed))
     }

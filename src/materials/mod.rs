@@ -9,17 +9,23 @@ mod albedo;
 pub mod coat;
 pub mod conductor;
 pub mod dielectric;
+pub mod eon;
 pub mod fresnel;
 pub mod ggx;
 pub mod glass;
 mod plain;
+pub mod sheen;
+pub mod sheet;
 #[cfg(test)]
 pub(crate) mod testutil;
 
 pub use coat::Coated;
 pub use conductor::Conductor;
+pub use eon::Eon;
 pub use glass::Glass;
 pub use plain::Plain;
+pub use sheen::Sheen;
+pub use sheet::ThinSheet;
 
 use crate::geometry::Frame;
 use crate::sampling::warp;
@@ -122,8 +128,15 @@ pub enum Bxdfs {
     /// A clear coat over a `plain` base: the `lacquer` family, and any reflecting family
     /// with `clearcoat > 0`.
     Coated(Coated),
-    /// The `glass` family: a tinted dielectric interface, the one family that transmits.
+    /// The `glass` and `liquid` families: a tinted dielectric interface bounding a body.
     Glass(Glass),
+    /// The `paper`, `petal` and `leaf` families: a thin sheet that reflects and transmits
+    /// diffusely.
+    ThinSheet(ThinSheet),
+    /// The `plaster` and `stone` families: an energy-preserving rough diffuse (EON).
+    RoughDiffuse(Eon),
+    /// The `cloth` family: a sheen over a diffuse base.
+    Cloth(Sheen),
 }
 
 impl Bxdfs {
@@ -131,7 +144,7 @@ impl Bxdfs {
     /// [`Bsdf`] keeps the front face's orientation instead of reflecting on both sides.
     #[inline]
     pub fn transmits(&self) -> bool {
-        matches!(self, Bxdfs::Glass(_))
+        matches!(self, Bxdfs::Glass(_) | Bxdfs::ThinSheet(_))
     }
 
     /// The surface's colour for a denoiser's albedo image (linear RGB, each channel in
@@ -145,6 +158,9 @@ impl Bxdfs {
             Bxdfs::Conductor(c) => c.fresnel(1.0).clamp(Vec3::ZERO, Vec3::ONE),
             Bxdfs::Coated(c) => c.base().base(),
             Bxdfs::Glass(g) => g.tint().clamp(Vec3::ZERO, Vec3::ONE),
+            Bxdfs::ThinSheet(t) => t.base(),
+            Bxdfs::RoughDiffuse(e) => e.base(),
+            Bxdfs::Cloth(c) => c.base(),
         }
     }
 }
@@ -157,6 +173,9 @@ macro_rules! dispatch {
             Bxdfs::Conductor($b) => $e,
             Bxdfs::Coated($b) => $e,
             Bxdfs::Glass($b) => $e,
+            Bxdfs::ThinSheet($b) => $e,
+            Bxdfs::RoughDiffuse($b) => $e,
+            Bxdfs::Cloth($b) => $e,
         }
     };
 }
@@ -623,6 +642,9 @@ mod tests {
             &Bxdfs::Conductor(Conductor::new(Vec3::new(1.0, 0.7, 0.3), 0.3)),
             glass(0.0),
             glass(0.4),
+            &Bxdfs::ThinSheet(ThinSheet::new(Vec3::new(0.8, 0.6, 0.3), 0.4)),
+            &Bxdfs::RoughDiffuse(Eon::new(Vec3::new(0.8, 0.6, 0.3), 0.7)),
+            &Bxdfs::Cloth(Sheen::new(Vec3::new(0.8, 0.6, 0.3), 1.0, 0.6)),
         ];
         let mut rng = Rng::new(23);
         for b in models {

@@ -747,7 +747,9 @@ impl World {
 
         let camera = Camera::new(&scene.camera.clone().unwrap_or_default(), size);
         let transmissive_shadows = scene.trace.as_ref().is_some_and(|t| t.transmissive_shadows)
-            && materials.iter().any(|m| m.bxdf.transmits());
+            && materials
+                .iter()
+                .any(|m| matches!(m.bxdf, crate::materials::Bxdfs::Glass(_)));
         Ok(World {
             trace: TraceScene {
                 accel,

@@ -191,6 +191,8 @@ pub(super) fn gltf_material_def(
         } else {
             Vec3::from(m.emissive)
         },
+        absorption: Vec3::ZERO,
+        holdout: false,
         surface,
     }
 }

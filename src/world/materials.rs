@@ -4,37 +4,145 @@ use super::*;
 
 use glam::Vec3;
 
-use crate::materials::{Bxdfs, Coated, Conductor, Glass, Plain};
+use crate::materials::{positive, Bxdfs, Coated, Conductor, Eon, Glass, Plain, Sheen, ThinSheet};
 use crate::scene::{self, Family};
 
+/// Chromium's reflectance at normal incidence, linear RGB (from its complex index at the
+/// sRGB primaries' wavelengths, as the tables of Real-Time Rendering 4th ed. give it).
+pub const CHROMIUM_F0: [f32; 3] = [0.549, 0.556, 0.554];
+
+/// `m` with the family's own defaults in place of the spec's: a key that holds the spec's
+/// default value (written or not; a value equal to the default changes nothing, as the notes
+/// read it too) takes the family's default where the family has one (`docs/materials.md`,
+/// "Family defaults").
+pub fn with_family_defaults(m: &scene::Material) -> scene::Material {
+    let spec = scene::Material::default();
+    let mut m = m.clone();
+    let num = |v: &mut f32, spec: f32, fam: f32| {
+        if v.to_bits() == spec.to_bits() {
+            *v = fam;
+        }
+    };
+    match m.family {
+        Family::Chrome => {
+            num(&mut m.roughness, spec.roughness, 0.05);
+            if m.base == spec.base {
+                m.base = CHROMIUM_F0;
+            }
+        }
+        Family::Liquid => {
+            num(&mut m.ior, spec.ior, 1.33);
+            num(&mut m.roughness, spec.roughness, 0.0);
+            if m.base == spec.base {
+                m.base = [1.0; 3];
+            }
+        }
+        Family::Wood => {
+            num(&mut m.roughness, spec.roughness, 0.6);
+        }
+        Family::Cloth => {
+            num(&mut m.sheen, spec.sheen, 1.0);
+            num(&mut m.roughness, spec.roughness, 0.7);
+        }
+        Family::Plaster => {
+            num(&mut m.roughness, spec.roughness, 0.8);
+        }
+        Family::Stone => {
+            num(&mut m.roughness, spec.roughness, 0.6);
+        }
+        Family::Bark => {
+            num(&mut m.roughness, spec.roughness, 0.9);
+            num(&mut m.specular, spec.specular, 0.02);
+        }
+        Family::Paper => {
+            num(&mut m.transmission, spec.transmission, 0.3);
+        }
+        Family::Petal => {
+            num(&mut m.transmission, spec.transmission, 0.5);
+        }
+        Family::Leaf => {
+            num(&mut m.transmission, spec.transmission, 0.4);
+        }
+        _ => {}
+    }
+    m
+}
+
+/// The absorption coefficient inside a transmitting body, per scene unit and channel:
+/// `absorption · (−ln base)`, so that light that has travelled `1/absorption` scene units
+/// inside has the colour `base` (Beer–Lambert, as OpenPBR's `transmission_color` at
+/// `transmission_depth = 1/absorption`). Zero for the families that do not enclose a medium.
+pub fn absorption_coefficient(m: &scene::Material) -> Vec3 {
+    let a = m.absorption;
+    if !matches!(m.family, Family::Glass | Family::Liquid) || !positive(a) || !a.is_finite() {
+        return Vec3::ZERO;
+    }
+    // A black channel absorbs at ln(10⁴)·absorption: 10⁻⁴ left after 1/absorption.
+    let base = Vec3::from(m.base).clamp(Vec3::splat(1e-4), Vec3::ONE);
+    let base = Vec3::new(
+        if base.x.is_nan() { 1.0 } else { base.x },
+        if base.y.is_nan() { 1.0 } else { base.y },
+        if base.z.is_nan() { 1.0 } else { base.z },
+    );
+    -a * Vec3::new(base.x.ln(), base.y.ln(), base.z.ln())
+}
+
 /// A library material as the integrator uses it; `filter_glossy` is the least roughness of
-/// its filtered model (for the coat too). The family chooses the model (`docs/materials.md`):
-/// `metal` and `chrome` are conductors, `glass` a tinted dielectric, `lacquer` a clear coat at
-/// full weight over `plain`, every other family `plain` for now; `clearcoat > 0` coats any
-/// family (glass on its outside face).
+/// its filtered model (for the coat too). The family chooses the model (`docs/materials.md`,
+/// "Families"): `metal` and `chrome` are conductors, `glass` and `liquid` a dielectric body,
+/// `paper`, `petal` and `leaf` a thin diffuse-transmitting sheet, `plaster` and `stone` a
+/// rough diffuse (EON), `cloth` a sheen over a diffuse base, `emissive` emission alone,
+/// `occluder` a holdout,
+/// `lacquer` a clear coat at full weight over `plain`, every other family `plain`;
+/// `clearcoat > 0` coats any family (glass and liquid on their outside face).
 pub(super) fn material_def(m: &scene::Material, filter_glossy: f32) -> MaterialDef {
+    let m = &with_family_defaults(m);
+    let absorption = absorption_coefficient(m);
+    // With absorption the colour is the medium's, by depth; the interfaces are clear.
     let base = Vec3::from(m.base);
+    let tint = if absorption == Vec3::ZERO {
+        base
+    } else {
+        Vec3::ONE
+    };
     let conductor = matches!(m.family, Family::Metal | Family::Chrome);
+    let dielectric_body = matches!(m.family, Family::Glass | Family::Liquid);
     let coat = match m.family {
         Family::Lacquer => 1.0,
-        Family::Glass => 0.0,
+        Family::Glass | Family::Liquid => 0.0,
         _ if m.clearcoat > 0.0 => m.clearcoat,
         _ => 0.0,
     };
     // A conductor under a coat is `plain` at metalness 1: the same single-scattering lobe and
-    // the same multiple-scattering lobe as `Conductor`.
+    // the same multiple-scattering lobe as `Conductor`. An emissive surface reflects nothing
+    // but what a coat asks for: its base is black and has no specular layer.
     let under_coat = |roughness: f32| {
+        if m.family == Family::Emissive {
+            return Plain::new(Vec3::ZERO, roughness, 0.0, 0.0);
+        }
         let metalness = if conductor { 1.0 } else { m.metalness };
         Plain::with_power(base, roughness, metalness, m.specular, m.fresnel_power)
     };
+    let holdout = m.family == Family::Occluder;
     let model = |roughness: f32, coat_roughness: f32| match m.family {
-        Family::Glass => Bxdfs::Glass(Glass::coated(
+        // What asks about a holdout's BSDF finds a black one.
+        Family::Occluder => Bxdfs::Plain(Plain::new(Vec3::ZERO, roughness, 0.0, 0.0)),
+        _ if dielectric_body => Bxdfs::Glass(Glass::coated(
             m.ior,
             roughness,
-            base,
+            tint,
             m.clearcoat,
             coat_roughness,
         )),
+        // A sheet takes no coat: a coat over it would hide its transmission.
+        Family::Paper | Family::Petal | Family::Leaf => {
+            Bxdfs::ThinSheet(ThinSheet::new(base, m.transmission))
+        }
+        // Under a coat the base is plain's (the coat's model takes a `Plain` base).
+        Family::Plaster | Family::Stone if coat == 0.0 => {
+            Bxdfs::RoughDiffuse(Eon::new(base, roughness))
+        }
+        Family::Cloth if coat == 0.0 => Bxdfs::Cloth(Sheen::new(base, m.sheen, roughness)),
         _ if coat > 0.0 => Bxdfs::Coated(Coated::new(
             under_coat(roughness),
             coat,
@@ -68,7 +176,10 @@ pub(super) fn material_def(m: &scene::Material, filter_glossy: f32) -> MaterialD
         key: m.key.clone(),
         bxdf,
         filtered,
-        emission: rgb(m.emission),
+        // A holdout shows nothing, so it lights nothing either.
+        emission: if holdout { Vec3::ZERO } else { rgb(m.emission) },
+        absorption,
+        holdout,
         surface: None,
     }
 }

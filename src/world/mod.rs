@@ -152,6 +152,13 @@ pub struct MaterialDef {
     /// Radiance leaving the front face, W·m⁻²·sr⁻¹ (zero for a glTF surface whose emission
     /// varies: its [`GltfSurface`](gltf_surface::GltfSurface) gives it at each hit).
     pub emission: Vec3,
+    /// The absorption coefficient of the body behind a transmitting surface's back face, per
+    /// scene unit and channel (Beer–Lambert: `exp(−absorption · distance)` is kept); zero
+    /// for a clear body and for every surface that does not enclose a medium.
+    pub absorption: Vec3,
+    /// A holdout (the `occluder` family): the camera sees nothing there (zero alpha, no
+    /// radiance), any other path is absorbed; it still casts shadows.
+    pub holdout: bool,
     /// A glTF material drawn as itself whose parameters vary over the surface: the BSDF,
     /// emission and shading normal are built from it at each hit (`bxdf` then holds the
     /// material's factors alone, for what asks about the material as a whole).

@@ -277,7 +277,7 @@ mod tests {
     fn a_material_key_the_family_does_not_use_is_named() {
         let n = with_library(
             "[materials.a]\nfresnel_power = 3\n\
-             [materials.b]\nfamily = \"stone\"\nfresnel_power = 3\n\
+             [materials.b]\nfamily = \"cord\"\nfresnel_power = 3\n\
              [materials.c]\nmetalness = 1\nspecular = 0.2\n\
              [materials.d]\nmetalness = 0.5\nfresnel_power = 3\nspecular = 0.2\n",
         );
@@ -289,14 +289,14 @@ mod tests {
             ours,
             [
                 &(
-                    "materials.fresnel_power on family plain".to_string(),
-                    "fresnel_power = 3 has no effect: family \"plain\" reads it for its metal \
+                    "materials.fresnel_power on family cord".to_string(),
+                    "fresnel_power = 3 has no effect: family \"cord\" reads it for its metal \
                      part only, and metalness is 0"
                         .to_string()
                 ),
                 &(
-                    "materials.fresnel_power on family stone".to_string(),
-                    "fresnel_power = 3 has no effect: family \"stone\" reads it for its metal \
+                    "materials.fresnel_power on family plain".to_string(),
+                    "fresnel_power = 3 has no effect: family \"plain\" reads it for its metal \
                      part only, and metalness is 0"
                         .to_string()
                 ),
@@ -340,7 +340,7 @@ mod tests {
     #[test]
     fn an_override_warns_as_the_same_key_in_the_file_does() {
         let prefab = "format = 1\nmaterials = [\"p.materials.toml\"]\n";
-        let placed = |set: &str, sheen: &str| {
+        let placed = |set: &str, key: &str| {
             notes(&[
                 (
                     "t.scene.toml",
@@ -351,17 +351,17 @@ mod tests {
                 ("p.prefab.toml", prefab),
                 (
                     "p.materials.toml",
-                    &format!("format = 1\n[materials.shiny]\n{sheen}"),
+                    &format!("format = 1\n[materials.shiny]\n{key}"),
                 ),
             ])
         };
-        let written = placed("", "sheen = 0.5\n");
-        let set = placed("[object.set]\n\"shiny.sheen\" = 0.5\n", "");
+        let written = placed("", "dispersion = 0.5\n");
+        let set = placed("[object.set]\n\"shiny.dispersion\" = 0.5\n", "");
         assert_eq!(
             written,
             [(
-                "materials.sheen".to_string(),
-                "materials.sheen is not rendered yet".to_string()
+                "materials.dispersion".to_string(),
+                "materials.dispersion is not rendered yet".to_string()
             )]
         );
         assert_eq!(set, written);

@@ -348,3 +348,192 @@ fn an_uncovered_gltf_material_is_named() {
         covered.capabilities
     );
 }
+
+/// A family's own defaults replace the spec's only where the value is the spec's default.
+#[test]
+fn family_defaults_replace_the_spec_defaults_only() {
+    use super::materials::{with_family_defaults, CHROMIUM_F0};
+    let m = |family| scene::Material {
+        family,
+        ..Default::default()
+    };
+    let chrome = with_family_defaults(&m(Family::Chrome));
+    assert_eq!((chrome.base, chrome.roughness), (CHROMIUM_F0, 0.05));
+    let liquid = with_family_defaults(&m(Family::Liquid));
+    assert_eq!(
+        (liquid.ior, liquid.roughness, liquid.base),
+        (1.33, 0.0, [1.0; 3])
+    );
+    let written = with_family_defaults(&scene::Material {
+        ior: 1.4,
+        roughness: 0.2,
+        base: [0.3, 0.4, 0.5],
+        ..m(Family::Liquid)
+    });
+    assert_eq!(
+        (written.ior, written.roughness, written.base),
+        (1.4, 0.2, [0.3, 0.4, 0.5])
+    );
+    assert_eq!(with_family_defaults(&m(Family::Paper)).transmission, 0.3);
+    assert_eq!(with_family_defaults(&m(Family::Bark)).specular, 0.02);
+    // Metal and plain keep the spec's.
+    let metal = with_family_defaults(&m(Family::Metal));
+    assert_eq!((metal.base, metal.roughness), ([0.5; 3], 0.5));
+}
+
+/// Sheets, emissive surfaces and liquids get their own models; absorption makes a body's
+/// interfaces clear and gives its medium `−absorption·ln(base)`.
+#[test]
+fn the_new_families_get_their_models() {
+    let m = |family| scene::Material {
+        key: "m".into(),
+        family,
+        ..Default::default()
+    };
+    for f in [Family::Paper, Family::Petal, Family::Leaf] {
+        let d = material_def(&m(f), 0.0);
+        assert!(matches!(d.bxdf, Bxdfs::ThinSheet(_)), "{f:?}");
+        assert!(d.bxdf.transmits());
+        // A coat is not put over a sheet.
+        let coated = material_def(
+            &scene::Material {
+                clearcoat: 1.0,
+                ..m(f)
+            },
+            0.0,
+        );
+        assert!(matches!(coated.bxdf, Bxdfs::ThinSheet(_)));
+    }
+    // Emissive reflects nothing, whatever its base.
+    let lamp = material_def(
+        &scene::Material {
+            base: [0.9; 3],
+            emission: [2.0; 3],
+            ..m(Family::Emissive)
+        },
+        0.0,
+    );
+    let (wo, wi) = (Vec3::new(0.3, 0.0, 0.95).normalize(), Vec3::Z);
+    use crate::materials::Bxdf;
+    assert_eq!(lamp.bxdf.f(wo, wi), Vec3::ZERO);
+    assert_eq!(lamp.emission, Vec3::splat(2.0));
+    let coated_lamp = material_def(
+        &scene::Material {
+            clearcoat: 1.0,
+            ..m(Family::Emissive)
+        },
+        0.0,
+    );
+    assert!(matches!(coated_lamp.bxdf, Bxdfs::Coated(_)));
+    // Liquid: water's index, smooth.
+    match material_def(&m(Family::Liquid), 0.0).bxdf {
+        Bxdfs::Glass(g) => {
+            assert!((g.interface().eta() - 1.33).abs() < 1e-6);
+            assert!(g.interface().is_specular());
+            assert_eq!(g.tint(), Vec3::ONE);
+        }
+        other => panic!("{other:?}"),
+    }
+    // Absorption: clear interfaces, base reached at depth 1/absorption.
+    let amber = material_def(
+        &scene::Material {
+            base: [0.5, 0.25, 1.0],
+            absorption: 2.0,
+            ..m(Family::Glass)
+        },
+        0.0,
+    );
+    assert!(matches!(amber.bxdf, Bxdfs::Glass(g) if g.tint() == Vec3::ONE));
+    let kept = crate::integrator::beer_lambert(amber.absorption, 0.5);
+    assert!(
+        (kept - Vec3::new(0.5, 0.25, 1.0)).abs().max_element() < 1e-5,
+        "{kept}"
+    );
+    // Without absorption a glass keeps its per-crossing tint and has no medium.
+    let tinted = material_def(
+        &scene::Material {
+            base: [0.5, 0.25, 1.0],
+            ..m(Family::Glass)
+        },
+        0.0,
+    );
+    assert_eq!(tinted.absorption, Vec3::ZERO);
+    assert!(matches!(tinted.bxdf, Bxdfs::Glass(g) if g.tint() == Vec3::new(0.5, 0.25, 1.0)));
+    // Absorption on a family with no medium does nothing.
+    let plain = material_def(
+        &scene::Material {
+            absorption: 2.0,
+            ..m(Family::Plain)
+        },
+        0.0,
+    );
+    assert_eq!(plain.absorption, Vec3::ZERO);
+}
+
+/// Beer–Lambert keeps what does not absorb, even over an infinite distance, and never NaN.
+#[test]
+fn beer_lambert_is_finite_and_exact() {
+    use crate::integrator::beer_lambert;
+    let sigma = Vec3::new(0.0, 1.0, 2.0);
+    assert_eq!(beer_lambert(sigma, f32::INFINITY), Vec3::new(1.0, 0.0, 0.0));
+    let k = beer_lambert(sigma, 0.5);
+    assert!(
+        (k - Vec3::new(1.0, (-0.5f32).exp(), (-1.0f32).exp()))
+            .abs()
+            .max_element()
+            < 1e-6
+    );
+    assert!(beer_lambert(Vec3::splat(f32::NAN), 1.0).is_finite());
+    assert_eq!(beer_lambert(sigma, 0.0), Vec3::ONE);
+}
+
+/// An `occluder` is a holdout: where the camera sees it the pixel is uncovered and black; it
+/// still casts its shadow, and it lights nothing even with an emission.
+#[test]
+fn an_occluder_is_a_holdout() {
+    let kit = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/golden");
+    let dir = tempfile::tempdir().unwrap();
+    for f in ["kit.glb", "project.toml"] {
+        std::fs::copy(kit.join(f), dir.path().join(f)).unwrap();
+    }
+    std::fs::write(
+        dir.path().join("h.materials.toml"),
+        "format = 1\n[materials.hole]\nid = \"aaaaaaaa11\"\nfamily = \"occluder\"\n\
+         emission = [5.0, 5.0, 5.0]\n[materials.white]\nid = \"aaaaaaaa12\"\nbase = [0.8, 0.8, 0.8]\n",
+    )
+    .unwrap();
+    let file = dir.path().join("h.scene.toml");
+    std::fs::write(
+        &file,
+        "format = 1\nmaterials = [\"h.materials.toml\"]\n\
+         [mesh.floor]\nid = \"aaaaaaaa13\"\nfile = \"kit.glb\"\nnode = \"floor\"\n\
+         [mesh.ball]\nid = \"aaaaaaaa14\"\nfile = \"kit.glb\"\nnode = \"ball\"\n\
+         [[object]]\nid = \"aaaaaaaa15\"\nname = \"floor\"\nmesh = \"floor\"\nmaterial = \"white\"\n\
+         [[object]]\nid = \"aaaaaaaa16\"\nname = \"ball\"\nmesh = \"ball\"\nmaterial = \"hole\"\n\
+         [[light]]\nid = \"aaaaaaaa17\"\nname = \"l\"\nposition = [0.0, 3.0, 0.0]\nintensity = 10.0\n\
+         [camera]\nat = [0.0, 0.25, 2.0]\nlook_at = [0.0, 0.25, 0.0]\nfov = 20.0\n",
+    )
+    .unwrap();
+    let scene = crate::scene::load(&file).unwrap_or_else(|d| panic!("{d:#?}"));
+    let world = World::build(&scene, [16, 16]).unwrap_or_else(|e| panic!("{:#?}", e.0));
+    let hole = world
+        .trace
+        .materials
+        .iter()
+        .find(|m| m.key == "hole")
+        .unwrap();
+    assert!(hole.holdout && hole.emission == Vec3::ZERO);
+    let settings = crate::integrator::Settings {
+        spp: 4,
+        ..Default::default()
+    };
+    let image = crate::integrator::render(&world, &settings, &crate::integrator::NoProgress);
+    // The image's centre is the ball: uncovered and black.
+    let c = 8 * 16 + 8;
+    assert_eq!(image.coverage[c], 0.0);
+    assert_eq!(image.radiance[c], Vec3::ZERO);
+    // The floor below it is covered and lit where the ball does not shade it.
+    let floor = 15 * 16 + 1;
+    assert_eq!(image.coverage[floor], 1.0);
+    assert!(image.radiance[floor].max_element() > 0.0);
+}

@@ -161,7 +161,18 @@ BALLS = {
         "rough_gold_plain",
         "the rough gold as plain with metalness 1 (the same model as the metal family)",
     ),
+    "glass_absorbing": (
+        "amber_glass",
+        "smooth amber glass, ior 1.5, Beer-Lambert absorption inside (base at depth 1/absorption)",
+    ),
+    "sheet_thin": (
+        "thin_paper",
+        "thin paper (diffuse reflection and diffuse transmission), lit from behind",
+    ),
 }
+# The scenes whose object is the thin sheet: the `ground` quad of shapes.glb (30 x 30, normal
+# +Y) scaled to 0.6 x 0.6 and stood up facing the camera (+Z), with the light behind it.
+SHEETS = {"sheet_thin"}
 
 
 def materials_toml() -> str:
@@ -218,6 +229,22 @@ def materials_toml() -> str:
         metalness=1.0,
         specular=0.04,
     )
+    mat(
+        "amber_glass",
+        "smooth glass coloured by depth: sigma = -absorption ln(base) per unit, clear interfaces",
+        family="glass",
+        base=[0.9, 0.55, 0.25],
+        roughness=0.0,
+        ior=1.5,
+        absorption=1.5,
+    )
+    mat(
+        "thin_paper",
+        "a thin sheet: reflectance (1 - transmission) base, transmittance transmission base",
+        family="paper",
+        base=[0.9, 0.8, 0.6],
+        transmission=0.4,
+    )
     return "\n".join(lines)
 
 
@@ -231,8 +258,16 @@ def scene_toml(scene: str, material: str, comment: str) -> str:
         "format = 1",
         f'materials = ["{MATERIALS}"]',
         "",
-        f"# One ball of {comment}, radius 0.5, floating 0.4 above a checkered diffuse ground",
-        "# (no contact, so little of the light the ground gets comes from the ball);",
+        (
+            f"# One sheet of {comment}, 0.6 x 0.6, its centre 0.9 above a checkered diffuse ground;"
+            if scene in SHEETS
+            else f"# One ball of {comment}, radius 0.5, floating 0.4 above a checkered diffuse ground"
+        ),
+        (
+            "# the light behind it shines through it towards the camera;"
+            if scene in SHEETS
+            else "# (no contact, so little of the light the ground gets comes from the ball);"
+        ),
         "# a constant sky"
         + ("" if scene == "glass_rough" else " and one point light")
         + ". Written by tests/tools/make_surfaces.py.",
@@ -246,11 +281,13 @@ def scene_toml(scene: str, material: str, comment: str) -> str:
             f'node = "{name}"',
             "",
         ]
+    sheet = scene in SHEETS
+    node = "ground" if sheet else "sphere"
     out += [
-        "[mesh.sphere]",
-        f'id = "{i("mesh", "sphere")}"',
+        f"[mesh.{node}]",
+        f'id = "{i("mesh", node)}"',
         'file = "meshes/shapes.glb"',
-        'node = "sphere"',
+        f'node = "{node}"',
         "",
     ]
     for name, _ in COLOURS:
@@ -263,18 +300,40 @@ def scene_toml(scene: str, material: str, comment: str) -> str:
             f'material = "{name}"',
             "",
         ]
-    out += [
-        "[[object]]",
-        f'id = "{i("object", "ball")}"',
-        'name = "ball"',
-        'mesh = "sphere"',
-        "at = [0.0, 0.9, 0.0]",
-        "rotate = [90.0, 30.0, 0.0]",
-        "scale = 0.5",
-        f'material = "{material}"',
-        "",
-    ]
-    if scene != "glass_rough":
+    if sheet:
+        out += [
+            "[[object]]",
+            f'id = "{i("object", "sheet")}"',
+            'name = "sheet"',
+            'mesh = "ground"',
+            "at = [0.0, 0.9, 0.0]",
+            "rotate = [90.0, 0.0, 0.0]",
+            "scale = 0.02",
+            f'material = "{material}"',
+            "",
+            "[[light]]",
+            f'id = "{i("light", "back")}"',
+            'name = "back"',
+            "position = [0.6, 1.8, -2.0]",
+            "color = [1.0, 0.95, 0.85]",
+            "intensity = 20.0",
+            "radius = 0.0",
+            "range = 1000.0",
+            "",
+        ]
+    else:
+        out += [
+            "[[object]]",
+            f'id = "{i("object", "ball")}"',
+            'name = "ball"',
+            'mesh = "sphere"',
+            "at = [0.0, 0.9, 0.0]",
+            "rotate = [90.0, 30.0, 0.0]",
+            "scale = 0.5",
+            f'material = "{material}"',
+            "",
+        ]
+    if scene != "glass_rough" and not sheet:
         out += [
         "[[light]]",
         f'id = "{i("light", "key")}"',

@@ -24,7 +24,12 @@ The mapping (docs/references.md says why each choice was made):
   with metalness 1 and the `metal` family are `principled` with metallic 1: GGX with alpha =
   roughness², Schlick Fresnel from `base` (exponent 5; another `fresnel_power` is refused).
   `glass` is `dielectric` (roughness < 0.03) or `roughdielectric` (GGX, alpha = roughness²,
-  visible-normal sampling), int_ior = `ior`, ext_ior = 1, specular_transmittance = `base`.
+  visible-normal sampling), int_ior = `ior`, ext_ior = 1, specular_transmittance = `base`;
+  with `absorption` > 0 the transmittance is 1 and the shape's interior a `homogeneous`
+  medium of sigma_t = −absorption·ln(base), albedo 0 (the integrator is then `volpath`).
+  `liquid` is the same, its ior, roughness and base written. `paper`, `petal` and `leaf`
+  are `pfx_sheet` (registered here: Lambertian reflection (1 − transmission)·base and
+  Lambertian transmission transmission·base; Mitsuba 3.9 ships no `difftrans`).
   `emission` adds an `area` emitter of that radiance. Any other material is refused by name.
 - Lights: a point `[[light]]` (radius 0) is `point` of intensity color·intensity (W/sr); an
   `[[emitter]]` is a `sphere` with an `area` emitter of radiance color·intensity/(π r²) and a
@@ -235,9 +240,13 @@ def convert_material(name, m):
     roughness = float(m.get("roughness", 0.5))
     metalness = float(m.get("metalness", 0.0))
     specular = float(m.get("specular", 0.04))
-    if family == "glass":
+    if family in ("glass", "liquid"):
+        if family == "liquid" and ("ior" not in m or "roughness" not in m or "base" not in m):
+            raise ValueError(f"material {name}: write a liquid's ior, roughness and base")
         ior = float(m.get("ior", 1.5))
-        common = {"int_ior": ior, "ext_ior": 1.0, "specular_transmittance": rgb(base)}
+        # With absorption the colour is the medium's (`interior_medium`); the interface is clear.
+        tint = [1.0, 1.0, 1.0] if float(m.get("absorption", 0.0)) > 0 else base
+        common = {"int_ior": ior, "ext_ior": 1.0, "specular_transmittance": rgb(tint)}
         if roughness < 0.03:
             return {"type": "dielectric", **common}
         return {
@@ -258,7 +267,103 @@ def convert_material(name, m):
         }
     if family == "plain" and metalness == 0.0 and specular == 0.0:
         return {"type": "diffuse", "reflectance": rgb(base)}
+    if family in ("paper", "petal", "leaf"):
+        if "transmission" not in m:
+            raise ValueError(f"material {name}: write a sheet's transmission")
+        t = float(m["transmission"])
+        # (1 - t) base/pi reflected on either side, t base/pi transmitted (Mitsuba 3.9 ships no
+        # `difftrans`; `register_sheet` defines the lobe pair).
+        r = [(1.0 - t) * float(c) for c in base]
+        tt = [t * float(c) for c in base]
+        d = {"type": "pfx_sheet"}
+        for k, v in zip(("r0", "r1", "r2", "t0", "t1", "t2"), r + tt):
+            d[k] = v
+        return d
     raise ValueError(f"material {name}: family {family!r} with these keys is not converted")
+
+
+def interior_medium(m):
+    """The Beer-Lambert medium inside a glass or liquid with `absorption` > 0, else None:
+    sigma_t = -absorption ln(base) per unit (a black channel as 1e-4), albedo 0."""
+    a = float(m.get("absorption", 0.0))
+    if m.get("family", "plain") not in ("glass", "liquid") or not a > 0:
+        return None
+    base = [min(max(float(c), 1e-4), 1.0) for c in m.get("base", [0.5, 0.5, 0.5])]
+    sigma = [-a * math.log(c) for c in base]
+    # Mitsuba reads an RGB sigma_t as a reflectance in [0, 1]: written over its largest
+    # channel, with `scale` that channel.
+    top = max(max(sigma), 1e-12)
+    return {
+        "type": "homogeneous",
+        "sigma_t": rgb([x / top for x in sigma]),
+        "scale": top,
+        "albedo": rgb([0.0, 0.0, 0.0]),
+    }
+
+
+def register_sheet(mi):
+    """Registers `pfx_sheet`: Lambertian reflection r/pi on the side of wi and Lambertian
+    transmission t/pi to the other, sampled by lobe (probability by luminance) then cosine;
+    a few lines of Mitsuba's Python BSDF interface, as its docs' example BSDF is written."""
+    import drjit as dr
+
+    class Sheet(mi.BSDF):
+        def __init__(self, props):
+            mi.BSDF.__init__(self, props)
+            self.r = mi.Color3f(props["r0"], props["r1"], props["r2"])
+            self.t = mi.Color3f(props["t0"], props["t1"], props["t2"])
+            lum = lambda c: 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]
+            lr, lt = lum([props["r0"], props["r1"], props["r2"]]), lum([props["t0"], props["t1"], props["t2"]])
+            self.p = lr / (lr + lt) if lr + lt > 0 else 0.5
+            sides = mi.BSDFFlags.FrontSide | mi.BSDFFlags.BackSide
+            refl = mi.BSDFFlags.DiffuseReflection | sides
+            trans = mi.BSDFFlags.DiffuseTransmission | sides
+            self.m_components = [refl, trans]
+            self.m_flags = refl | trans
+
+        def _lobe(self, si, wo):
+            same = mi.Frame3f.cos_theta(si.wi) * mi.Frame3f.cos_theta(wo) > 0
+            cos = dr.abs(mi.Frame3f.cos_theta(wo))
+            f = dr.select(same, self.r, self.t) * (cos * dr.inv_pi)
+            pdf = dr.select(same, self.p, 1.0 - self.p) * cos * dr.inv_pi
+            return f, pdf
+
+        def sample(self, ctx, si, sample1, sample2, active):
+            reflect = sample1 < self.p
+            wo = mi.warp.square_to_cosine_hemisphere(sample2)
+            below = mi.Frame3f.cos_theta(si.wi) < 0
+            flip = dr.eq(below, reflect) if hasattr(dr, "eq") else (below == reflect)
+            wo = mi.Vector3f(wo.x, wo.y, dr.select(flip, -wo.z, wo.z))
+            f, pdf = self._lobe(si, wo)
+            bs = mi.BSDFSample3f()
+            bs.wo = wo
+            bs.pdf = pdf
+            bs.eta = 1.0
+            bs.sampled_component = dr.select(reflect, mi.UInt32(0), mi.UInt32(1))
+            bs.sampled_type = dr.select(
+                reflect,
+                mi.UInt32(+mi.BSDFFlags.DiffuseReflection),
+                mi.UInt32(+mi.BSDFFlags.DiffuseTransmission),
+            )
+            ok = active & (pdf > 0)
+            return (bs, dr.select(ok, f / dr.maximum(pdf, 1e-20), 0.0))
+
+        def eval(self, ctx, si, wo, active):
+            return self._lobe(si, wo)[0]
+
+        def pdf(self, ctx, si, wo, active):
+            return self._lobe(si, wo)[1]
+
+        def eval_pdf(self, ctx, si, wo, active):
+            return self._lobe(si, wo)
+
+        def traverse(self, callback):
+            pass
+
+        def to_string(self):
+            return "pfx_sheet"
+
+    mi.register_bsdf("pfx_sheet", lambda props: Sheet(props))
 
 
 def euler_matrix(deg):
@@ -333,6 +438,11 @@ def build(mi, scene_file: Path, tmp: Path, size, spp, seed):
                 "to_world": T(xf.tolist()),
                 "bsdf": bsdf,
             }
+            medium = interior_medium(mat)
+            if medium is not None:
+                shape["interior"] = medium
+                # `path` ignores media; `volpath` is `path` where there are none.
+                d["integrator"]["type"] = "volpath"
             emission = mat.get("emission", [0, 0, 0])
             if any(float(c) > 0 for c in emission):
                 shape["emitter"] = {"type": "area", "radiance": rgb(emission)}
@@ -413,6 +523,7 @@ def main():
 
         dr.set_thread_count(args.threads)
     mi.set_variant(args.variant)
+    register_sheet(mi)
     passes = max(1, -(-args.spp // args.pass_spp))
     with tempfile.TemporaryDirectory() as tmp:
         d = build(mi, args.scene.resolve(), Path(tmp), args.size, args.pass_spp, args.seed)

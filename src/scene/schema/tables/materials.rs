@@ -18,18 +18,44 @@ pub const FAMILIES: &[&str] = &[
     "cord", "wood", "lacquer", "glass", "liquid", "emissive", "chrome",
 ];
 
-/// The families drawn with their own model; every other family renders as `plain`.
-pub const DRAWN_FAMILIES: &[&str] = &["plain", "metal", "chrome", "glass", "lacquer"];
+/// The families drawn with their own model (or with `plain`'s as their own, `wood` and
+/// `bark`); every other family renders as `plain` with a note.
+pub const DRAWN_FAMILIES: &[&str] = &[
+    "plain", "paper", "plaster", "stone", "cloth", "metal", "occluder", "petal", "leaf", "bark",
+    "wood", "lacquer", "glass", "liquid", "emissive", "chrome",
+];
 /// The conductors: reflectance is `base`, nothing is transmitted.
 const CONDUCTORS: &[&str] = &["metal", "chrome"];
-const GLASS: &[&str] = &["glass"];
-const LACQUER: &[&str] = &["lacquer"];
-/// The families drawn with `plain`'s model: every family but the conductors and glass
-/// (`lacquer` is `plain` under a coat at full weight).
-const PLAIN_DRAWN: &[&str] = &[
-    "plain", "paper", "plaster", "stone", "cloth", "occluder", "petal", "leaf", "bark", "cord",
-    "wood", "lacquer", "liquid", "emissive",
+/// The dielectric bodies: an interface of index `ior` around a medium.
+const GLASS: &[&str] = &["glass", "liquid"];
+/// The thin diffuse-transmitting sheets.
+const SHEETS: &[&str] = &["paper", "petal", "leaf"];
+const EMISSIVE: &[&str] = &["emissive"];
+/// The holdout.
+const OCCLUDER: &[&str] = &["occluder"];
+const HOLDOUT: &str = "has no effect: {family} is a holdout, drawn as nothing";
+/// The families with no specular layer (the rough diffuse EON and the cloth's sheen; under a
+/// coat, plain).
+const ROUGH_DIFFUSE: &[&str] = &["plaster", "stone", "cloth"];
+const EON: &str = "has no effect: {family} has no specular layer unless coated";
+/// Every family but cloth: no sheen.
+const NO_SHEEN: &[&str] = &[
+    "plain", "paper", "plaster", "stone", "metal", "occluder", "petal", "leaf", "bark", "cord",
+    "wood", "lacquer", "glass", "liquid", "emissive", "chrome",
 ];
+/// The families that enclose no medium.
+const NO_MEDIUM: &[&str] = &[
+    "plain", "paper", "plaster", "stone", "cloth", "metal", "occluder", "petal", "leaf", "bark",
+    "cord", "wood", "lacquer", "emissive", "chrome",
+];
+const LACQUER: &[&str] = &["lacquer"];
+/// The families drawn with `plain`'s model: every family but the conductors, the dielectric
+/// bodies, the sheets and `emissive` (`lacquer` is `plain` under a coat at full weight).
+const PLAIN_DRAWN: &[&str] = &[
+    "plain", "plaster", "stone", "cloth", "occluder", "bark", "cord", "wood", "lacquer",
+];
+const SHEET: &str = "has no effect: {family} is a thin diffuse sheet (base and transmission)";
+const BLACK: &str = "has no effect: {family} draws its emission and reflects nothing";
 const DIELECTRIC: &str = "has no effect: {family} is a dielectric of index ior";
 const NO_COAT: &str = "has no effect: {family} has no clear coat";
 
@@ -39,10 +65,19 @@ pub static MATERIAL: TableSchema = entry(
         ID,
         k("family", Ty::Enum(FAMILIES)).ds("plain").m("the model the material is drawn with"),
         k("base", V3).dv(HALF3).u("linear RGB").m("the albedo, or a conductor's reflectance").clamp(within(0.0, 1.0)),
-        k("roughness", NUM).d(0.5).m("the microfacet roughness; α = roughness²").clamp(within(0.0, 1.0)),
+        k("roughness", NUM).d(0.5).m("the microfacet roughness; α = roughness²").clamp(within(0.0, 1.0))
+            .unread(&[
+                Unread { when: When::Is("family", OCCLUDER), agrees: None, why: HOLDOUT },
+                Unread { when: When::Is("family", SHEETS), agrees: None, why: SHEET },
+                Unread { when: When::Is("family", EMISSIVE), agrees: None, why: BLACK },
+            ]),
         k("metalness", NUM).d(0.0).m("the blend towards a conductor tinted by base")
             .clamp(within(0.0, 1.0))
             .unread(&[
+                Unread { when: When::Is("family", OCCLUDER), agrees: None, why: HOLDOUT },
+                Unread { when: When::Is("family", SHEETS), agrees: None, why: SHEET },
+                Unread { when: When::Uncoated(ROUGH_DIFFUSE), agrees: None, why: EON },
+                Unread { when: When::Is("family", EMISSIVE), agrees: None, why: BLACK },
                 Unread {
                     when: When::Is("family", CONDUCTORS),
                     agrees: Some(1.0),
@@ -57,6 +92,10 @@ pub static MATERIAL: TableSchema = entry(
         k("specular", NUM).d(0.04).m("the dielectric reflectance at normal incidence")
             .clamp(within(0.0, 1.0))
             .unread(&[
+                Unread { when: When::Is("family", OCCLUDER), agrees: None, why: HOLDOUT },
+                Unread { when: When::Is("family", SHEETS), agrees: None, why: SHEET },
+                Unread { when: When::Uncoated(ROUGH_DIFFUSE), agrees: None, why: EON },
+                Unread { when: When::Is("family", EMISSIVE), agrees: None, why: BLACK },
                 Unread {
                     when: When::Is("family", CONDUCTORS),
                     agrees: None,
@@ -75,20 +114,37 @@ pub static MATERIAL: TableSchema = entry(
             ]),
         k("clearcoat", NUM).d(0.0).m("the clear coat's weight")
             .clamp(within(0.0, 1.0))
-            .unread(&[Unread {
-                when: When::Is("family", LACQUER),
-                agrees: Some(1.0),
-                why: "has no effect: {family} is a clear coat at full weight",
-            }]),
+            .unread(&[
+                Unread { when: When::Is("family", OCCLUDER), agrees: None, why: HOLDOUT },
+                Unread {
+                    when: When::Is("family", LACQUER),
+                    agrees: Some(1.0),
+                    why: "has no effect: {family} is a clear coat at full weight",
+                },
+                Unread { when: When::Is("family", SHEETS), agrees: None, why: SHEET },
+            ]),
         k("clearcoat_roughness", NUM).d(0.05).m("the clear coat's roughness")
-            .unread(&[Unread {
-                when: When::Uncoated(FAMILIES),
-                agrees: None,
-                why: NO_COAT,
-            }]),
-        k("sheen", NUM).d(0.0).m("the sheen's weight").uses(Use::NotYet),
+            .unread(&[
+                Unread { when: When::Is("family", OCCLUDER), agrees: None, why: HOLDOUT },
+                Unread { when: When::Is("family", SHEETS), agrees: None, why: SHEET },
+                Unread {
+                    when: When::Uncoated(FAMILIES),
+                    agrees: None,
+                    why: NO_COAT,
+                },
+            ]),
+        k("sheen", NUM).d(0.0).m("the sheen's weight")
+            .unread(&[
+                Unread { when: When::Is("family", OCCLUDER), agrees: None, why: HOLDOUT },
+                Unread {
+                    when: When::Is("family", NO_SHEEN),
+                    agrees: None,
+                    why: "is not rendered yet on {family}: only family \"cloth\" draws a sheen",
+                },
+            ]),
         k("transmission", NUM).d(0.0).m("the share of light transmitted")
             .unread(&[
+                Unread { when: When::Is("family", OCCLUDER), agrees: None, why: HOLDOUT },
                 Unread {
                     when: When::Is("family", CONDUCTORS),
                     agrees: None,
@@ -99,15 +155,19 @@ pub static MATERIAL: TableSchema = entry(
                     agrees: Some(1.0),
                     why: "has no effect: {family} transmits at any transmission",
                 },
+                Unread { when: When::Is("family", EMISSIVE), agrees: None, why: BLACK },
                 Unread {
                     when: When::Is("family", PLAIN_DRAWN),
                     agrees: None,
-                    why: "is not rendered yet on {family}: only family \"glass\" transmits",
+                    why: "is not rendered yet on {family}: only the families \"glass\", \"liquid\", \"paper\", \"petal\" and \"leaf\" transmit",
                 },
             ]),
         k("ior", NUM).d(1.5).m("the index of refraction")
             .clamp(within(1.0, 4.0))
             .unread(&[
+                Unread { when: When::Is("family", OCCLUDER), agrees: None, why: HOLDOUT },
+                Unread { when: When::Is("family", SHEETS), agrees: None, why: SHEET },
+                Unread { when: When::Uncoated(EMISSIVE), agrees: None, why: BLACK },
                 Unread {
                     when: When::Uncoated(CONDUCTORS),
                     agrees: None,
@@ -123,13 +183,22 @@ pub static MATERIAL: TableSchema = entry(
         k("thickness", NUM).d(0.0).u("scene units").m("a thin-walled transmitter's thickness").uses(Use::NotYet),
         k("subsurface", NUM).d(0.0).m("the subsurface scattering's weight").uses(Use::NotYet),
         k("subsurface_tint", V3).dv(ONE3).u("linear RGB").m("the subsurface scattering's colour").uses(Use::NotYet),
-        k("absorption", NUM).d(0.0).u("per scene unit").m("the absorption inside a transmitter").uses(Use::NotYet),
+        k("absorption", NUM).d(0.0).u("per scene unit").m("the absorption inside a transmitting body: base is reached after 1/absorption")
+            .unread(&[Unread {
+                when: When::Is("family", NO_MEDIUM),
+                agrees: None,
+                why: "has no effect: {family} encloses no medium",
+            }]),
         k("thin_film", NUM).d(0.0).u("nm").m("the thin film's thickness").uses(Use::NotYet),
         k("thin_film_ior", NUM).d(1.5).m("the thin film's index of refraction").uses(Use::NotYet),
         k("thin_film_amount", NUM).d(0.0).m("the thin film's weight").uses(Use::NotYet),
         k("emission", V3).dv(ZERO3).u("W·m⁻²·sr⁻¹, linear RGB").m("the radiance leaving the front face").clamp(ge(0.0)),
         k("fresnel_power", NUM).d(5.0).m("the Schlick exponent of the conductor's Fresnel")
             .unread(&[
+                Unread { when: When::Is("family", OCCLUDER), agrees: None, why: HOLDOUT },
+                Unread { when: When::Is("family", SHEETS), agrees: None, why: SHEET },
+                Unread { when: When::Uncoated(ROUGH_DIFFUSE), agrees: None, why: EON },
+                Unread { when: When::Is("family", EMISSIVE), agrees: None, why: BLACK },
                 Unread {
                     when: When::Is("family", GLASS),
                     agrees: None,
