@@ -73,6 +73,11 @@ struct Args {
     /// render. Needs OIDN at run time (`pip install pyoidn`, or PFX_OIDN=path).
     #[arg(long)]
     denoise: bool,
+    /// Also write passes.exr: the data passes in one multi-layer EXR (shading normal,
+    /// albedo, roughness, pick id, sample counts, variance, Cryptomatte for objects and
+    /// materials); the other files stay the same bytes.
+    #[arg(long)]
+    passes: bool,
     /// Print nothing but errors (and the --json report).
     #[arg(long)]
     quiet: bool,
@@ -252,6 +257,7 @@ fn main() -> ExitCode {
             min_spp: args.min_spp.unwrap_or(0),
             time_limit: args.time_limit,
             auxiliaries: args.denoise,
+            passes: args.passes,
         },
         threads: args.threads,
         denoise: args.denoise,

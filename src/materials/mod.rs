@@ -147,6 +147,19 @@ impl Bxdfs {
             Bxdfs::Glass(g) => g.tint().clamp(Vec3::ZERO, Vec3::ONE),
         }
     }
+
+    /// The roughness the surface is drawn with, in `[0, 1]`: `√α` of its GGX lobe (the
+    /// format's `roughness`, after the model's clamp); for a coated surface its base's, the
+    /// coat having its own. What the plate's roughness pass writes.
+    pub fn roughness(&self) -> f32 {
+        let alpha = match self {
+            Bxdfs::Plain(p) => p.alpha(),
+            Bxdfs::Conductor(c) => c.alpha(),
+            Bxdfs::Coated(c) => c.base().alpha(),
+            Bxdfs::Glass(g) => g.alpha(),
+        };
+        alpha.clamp(0.0, 1.0).sqrt()
+    }
 }
 
 /// Forwards one `Bxdf` method to the variant's own.

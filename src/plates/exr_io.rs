@@ -22,7 +22,7 @@ use super::{PlateError, PlateImages};
 pub const MAX_READ_PIXELS: u64 = 1 << 27;
 
 /// The encoding of every plate EXR: see the module documentation.
-fn plate_encoding() -> Encoding {
+pub(super) fn plate_encoding() -> Encoding {
     Encoding {
         compression: Compression::ZIP16,
         blocks: Blocks::ScanLines,
@@ -31,7 +31,7 @@ fn plate_encoding() -> Encoding {
 }
 
 /// Converts the `exr` crate's error to an `io::Error`, keeping real I/O errors as they are.
-fn to_io(e: exr::error::Error) -> io::Error {
+pub(super) fn to_io(e: exr::error::Error) -> io::Error {
     match e {
         exr::error::Error::Io(e) => e,
         other => io::Error::new(io::ErrorKind::InvalidData, other.to_string()),
