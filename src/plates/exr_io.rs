@@ -40,7 +40,7 @@ pub(super) fn to_io(e: exr::error::Error) -> io::Error {
 
 /// Whether to compress an EXR's blocks on several threads; the bytes are the same either way.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Threads {
+pub(super) enum Threads {
     One,
     Many,
 }
@@ -48,7 +48,7 @@ enum Threads {
 impl Threads {
     /// Many threads pay for starting them only with several blocks per thread: up to 128
     /// rows (8 blocks of 16) one thread compresses the image about as fast.
-    fn for_height(height: u32) -> Threads {
+    pub(super) fn for_height(height: u32) -> Threads {
         if height <= 128 {
             Threads::One
         } else {

@@ -18,7 +18,7 @@ use exr::prelude::{
 use serde_json::{json, Value};
 
 use super::cryptomatte::Cryptomatte;
-use super::exr_io::{plate_encoding, to_io};
+use super::exr_io::{plate_encoding, to_io, Threads};
 
 /// The name of the data passes' image inside a plate folder (only with `--passes`).
 pub const PASSES_FILE: &str = "passes.exr";
@@ -181,11 +181,13 @@ pub(super) fn encode_passes(width: u32, height: u32, passes: &PassPlates) -> io:
         AnyChannels::sort(list),
     );
     let mut bytes = Cursor::new(Vec::new());
-    Image::from_layer(layer)
-        .write()
-        .non_parallel()
-        .to_buffered(&mut bytes)
-        .map_err(to_io)?;
+    // Blocks are written in increasing y whichever thread finishes first (exr_io.rs).
+    let image = Image::from_layer(layer);
+    match Threads::for_height(height) {
+        Threads::One => image.write().non_parallel().to_buffered(&mut bytes),
+        Threads::Many => image.write().to_buffered(&mut bytes),
+    }
+    .map_err(to_io)?;
     let mut bytes = bytes.into_inner();
     sort_header_attributes(&mut bytes)?;
     Ok(bytes)
@@ -236,4 +238,66 @@ pub(super) fn sort_header_attributes(bytes: &mut [u8]) -> io::Result<()> {
     }
     bytes[start..at].copy_from_slice(&out);
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plates(w: u32, h: u32) -> PassPlates {
+        let n = (w * h) as usize;
+        let f = |i: usize| (i % 17) as f32 / 16.0;
+        PassPlates {
+            normal: (0..n).map(|i| [f(i), -f(i + 3), 0.5]).collect(),
+            albedo: (0..n).map(|i| [f(i), f(i + 1), f(i + 2)]).collect(),
+            roughness: (0..n).map(f).collect(),
+            pick: (0..n).map(|i| (i % 5) as u32).collect(),
+            samples: vec![16; n],
+            variance: (0..n).map(|i| [1e5 * f(i), 1e-9, 0.0]).collect(),
+            cryptomattes: ["CryptoObject", "CryptoMaterial"]
+                .iter()
+                .map(|layer| Cryptomatte {
+                    layer: (*layer).into(),
+                    names: vec!["a".into(), "bé".into(), "c".into()],
+                    pixels: (0..n)
+                        .map(|i| vec![((i % 3) as u32, 0.75), (((i + 1) % 3) as u32, 0.25)])
+                        .collect(),
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn the_bytes_are_the_same_every_time_and_the_header_holds_the_cryptomatte() {
+        // Tall enough to compress on several threads; each encoding's attribute map has its
+        // own hash order, which the sort takes away.
+        let p = plates(5, 300);
+        let a = encode_passes(5, 300, &p).unwrap();
+        for _ in 0..3 {
+            assert!(a == encode_passes(5, 300, &p).unwrap());
+        }
+        let meta = exr::meta::MetaData::read_from_buffered(Cursor::new(&a), false).unwrap();
+        let other = &meta.headers[0].own_attributes.other;
+        let text = |k: &str| match other.get(&Text::from(k)) {
+            Some(AttributeValue::Text(t)) => String::from_utf8(t.bytes().to_vec()).unwrap(),
+            v => panic!("{k}: {v:?}"),
+        };
+        let key = super::super::cryptomatte::key("CryptoObject");
+        assert_eq!(text(&format!("cryptomatte/{key}/name")), "CryptoObject");
+        assert_eq!(text(&format!("cryptomatte/{key}/hash")), "MurmurHash3_32");
+        assert!(text(&format!("cryptomatte/{key}/manifest")).contains("\"bé\":"));
+        let names: Vec<&str> = meta.headers[0]
+            .channels
+            .list
+            .iter()
+            .map(|c| std::str::from_utf8(c.name.bytes()).unwrap())
+            .collect();
+        assert!(names.contains(&"pick.X") && names.contains(&"CryptoMaterial02.A"));
+        // A wrong size or a non-finite value is refused before anything is encoded.
+        assert!(encode_passes(5, 299, &p).is_err());
+        let mut bad = p.clone();
+        bad.variance[7][1] = f32::NAN;
+        assert!(encode_passes(5, 300, &bad).is_err());
+        assert!(sort_header_attributes(&mut [0u8; 12]).is_err());
+    }
 }
