@@ -9,6 +9,7 @@
 //! | `depth.exr` | one float32 channel `Z`: planar view-space depth at the pixel centre (scene units) |
 //! | `preview.png` | 8-bit sRGB RGB of the beauty, clamped to [0, 1] |
 //! | `samples.exr` | one uint32 channel `N`: camera samples per pixel (only when counts may differ) |
+//! | `passes.exr` | only with `--passes`: the data passes in one multi-layer EXR ([`PassPlates`], [`write_plate_folder_with`]) |
 //! | `manifest.json` | the bake's manifest with a `"files"` object describing the images |
 //!
 //! Every byte depends only on the pixels and the manifest: the EXRs carry no time stamps and
