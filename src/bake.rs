@@ -9,8 +9,8 @@ use serde_json::json;
 use sha2::{Digest, Sha256};
 
 use crate::denoise::Denoiser;
-use crate::film;
-use crate::integrator::{self, Plan, Progress, Settings};
+use crate::film::{self, Image};
+use crate::integrator::{self, Observer, PathTracer, Plan, Progress, Settings};
 use crate::lights::Light;
 use crate::plates::{self, PlateError, PlateImages};
 use crate::scene::{self, Diagnostic};
@@ -63,6 +63,27 @@ pub struct BakeReport {
     pub asset_warnings: Vec<String>,
     /// Samples dropped for a non-finite value.
     pub dropped_samples: u64,
+    /// Every file the bake read (the scene's files and the assets), as found on disk: what
+    /// `--watch` watches.
+    pub inputs: Vec<PathBuf>,
+    /// With a preview: the frame file.
+    pub preview_file: Option<PathBuf>,
+    /// With a preview: the samples per pixel after each pass whose frame was written.
+    pub preview_passes: Vec<u32>,
+    /// With a preview: whether its frames show the denoised beauty (Open Image Denoise was
+    /// found).
+    pub preview_denoised: bool,
+}
+
+/// An artist's preview of a bake (`bake --preview`): the render goes in passes that double
+/// the samples taken, and after each pass `file` is rewritten with the picture so far.
+pub struct Preview<'a> {
+    /// The frame file, a PNG encoded as the plate's `preview.png` is; `None` puts it beside
+    /// the plate folder, named after it: `<plate folder>.preview.png` ([`frame_file`]).
+    pub file: Option<PathBuf>,
+    /// Asked between tiles and after each pass; `true` abandons the bake
+    /// ([`BakeError::Interrupted`]): `--watch` uses it when an input changes.
+    pub stop: &'a (dyn Fn() -> bool + Sync),
 }
 
 /// Why a bake stopped.
@@ -74,6 +95,9 @@ pub enum BakeError {
     Usage(String),
     /// The plate folder could not be written. Exit status 3.
     Write(PlateError),
+    /// A preview's `stop` ended the bake before its plate was written (`--watch` only, which
+    /// starts the bake again). Exit status 4.
+    Interrupted,
 }
 
 impl BakeError {
@@ -83,6 +107,7 @@ impl BakeError {
             BakeError::Input(_) => 1,
             BakeError::Usage(_) => 2,
             BakeError::Write(_) => 3,
+            BakeError::Interrupted => 4,
         }
     }
 }
@@ -101,12 +126,112 @@ impl fmt::Display for BakeError {
             }
             BakeError::Usage(m) => write!(f, "{m}"),
             BakeError::Write(e) => write!(f, "{e}"),
+            BakeError::Interrupted => write!(f, "interrupted: an input changed"),
         }
     }
 }
 
 /// Bakes a scene into its plate folder.
 pub fn bake(options: &BakeOptions, progress: &dyn Progress) -> Result<BakeReport, BakeError> {
+    bake_previewed(options, None, progress)
+}
+
+/// Where a preview's frames go by default: beside the plate folder `out`, named after it
+/// (`scenes/plates/room` → `scenes/plates/room.preview.png`), outside the folder so that it
+/// stays atomic.
+pub fn frame_file(out: &Path) -> PathBuf {
+    let name = out
+        .file_name()
+        .map_or_else(|| "plates".into(), |n| n.to_string_lossy().into_owned());
+    out.with_file_name(format!("{name}.preview.png"))
+}
+
+/// The plate images of a rendered image (`denoised` none yet).
+fn plate_images(image: &Image, far: f32, adaptive: bool) -> PlateImages {
+    PlateImages {
+        width: image.width,
+        height: image.height,
+        beauty: image
+            .radiance
+            .iter()
+            .zip(&image.coverage)
+            .map(|(c, a)| [c.x, c.y, c.z, *a])
+            .collect(),
+        depth: image.depth.iter().map(|d| d.unwrap_or(far)).collect(),
+        samples: adaptive.then(|| image.samples.clone()),
+        denoised: None,
+    }
+}
+
+/// The denoised images of `image` (which must have its auxiliaries) with `d`.
+fn denoised_images(
+    d: &Denoiser,
+    image: &Image,
+    threads: usize,
+) -> Result<Option<plates::DenoisedImages>, BakeError> {
+    let Some(aux) = &image.aux else {
+        return Ok(None);
+    };
+    let out = d
+        .denoise(image.width, image.height, &image.radiance, aux, threads)
+        .map_err(|e| BakeError::Usage(format!("--denoise: {e}")))?;
+    Ok(Some(plates::DenoisedImages {
+        beauty: out
+            .beauty
+            .iter()
+            .zip(&image.coverage)
+            .map(|(c, a)| [c.x, c.y, c.z, *a])
+            .collect(),
+        albedo: out.albedo.iter().map(|c| c.to_array()).collect(),
+        normal: out.normal.iter().map(|c| c.to_array()).collect(),
+    }))
+}
+
+/// The preview's observer: writes a frame after each pass.
+struct Frames<'a> {
+    file: PathBuf,
+    stop: &'a (dyn Fn() -> bool + Sync),
+    denoiser: Option<&'a Denoiser>,
+    far: f32,
+    adaptive: bool,
+    threads: usize,
+    passes: Vec<u32>,
+    error: Option<BakeError>,
+}
+
+impl Observer for Frames<'_> {
+    fn pass(&mut self, image: &Image, spp: u32) -> bool {
+        let mut images = plate_images(image, self.far, self.adaptive);
+        if let Some(d) = self.denoiser {
+            match denoised_images(d, image, self.threads) {
+                Ok(dn) => images.denoised = dn,
+                Err(e) => {
+                    self.error = Some(e);
+                    return false;
+                }
+            }
+        }
+        if let Err(e) = plates::write_preview_frame(&self.file, &images) {
+            self.error = Some(BakeError::Write(e));
+            return false;
+        }
+        self.passes.push(spp);
+        !(self.stop)()
+    }
+
+    fn cancelled(&self) -> bool {
+        (self.stop)()
+    }
+}
+
+/// [`bake`], with an artist's preview when `preview` is given: the same plate, byte for
+/// byte, and a frame file rewritten after every pass (denoised when Open Image Denoise is
+/// found, whether or not the plate is denoised).
+pub fn bake_previewed(
+    options: &BakeOptions,
+    preview: Option<&Preview<'_>>,
+    progress: &dyn Progress,
+) -> Result<BakeReport, BakeError> {
     let start = Instant::now();
     let [w, h] = options.size;
     if w == 0 || h == 0 || w > 16384 || h > 16384 {
@@ -124,8 +249,14 @@ pub fn bake(options: &BakeOptions, progress: &dyn Progress) -> Result<BakeReport
     } else {
         None
     };
+    // A preview denoises its frames when it can; its absence only costs the frames' looks.
+    let frame_denoiser = match (&denoiser, preview) {
+        (Some(_), Some(_)) => None,
+        (None, Some(_)) => Denoiser::find().ok(),
+        _ => None,
+    };
     let plan = Plan {
-        auxiliaries: options.plan.auxiliaries || options.denoise,
+        auxiliaries: options.plan.auxiliaries || options.denoise || frame_denoiser.is_some(),
         ..options.plan
     };
     let scene = scene::load(&options.scene).map_err(BakeError::Input)?;
@@ -146,32 +277,38 @@ pub fn bake(options: &BakeOptions, progress: &dyn Progress) -> Result<BakeReport
         .build()
         .map_err(|e| BakeError::Usage(format!("cannot start worker threads: {e}")))?;
     let render_start = Instant::now();
-    let rendered =
-        pool.install(|| integrator::render_planned(&world, &options.settings, &plan, progress));
+    let adaptive = !options.plan.is_uniform();
+    let far = world.camera.far;
+    let threads = options.threads.unwrap_or(0);
+    let mut frames = preview.map(|p| Frames {
+        file: p.file.clone().unwrap_or_else(|| frame_file(&out)),
+        stop: p.stop,
+        denoiser: denoiser.as_ref().or(frame_denoiser.as_ref()),
+        far,
+        adaptive,
+        threads,
+        passes: Vec::new(),
+        error: None,
+    });
+    let rendered = pool.install(|| {
+        let tracer = PathTracer::new(&world.trace, &world.camera, options.settings);
+        let observer = frames.as_mut().map(|f| f as &mut dyn Observer);
+        integrator::render_observed(&tracer, &world.camera, &plan, progress, observer)
+    });
     let render_seconds = render_start.elapsed().as_secs_f64().max(1e-9);
+    if let Some(e) = frames.as_mut().and_then(|f| f.error.take()) {
+        return Err(e);
+    }
+    if rendered.interrupted {
+        return Err(BakeError::Interrupted);
+    }
     let image = &rendered.image;
 
-    let far = world.camera.far;
-    let images = PlateImages {
-        width: w,
-        height: h,
-        beauty: image
-            .radiance
-            .iter()
-            .zip(&image.coverage)
-            .map(|(c, a)| [c.x, c.y, c.z, *a])
-            .collect(),
-        depth: image.depth.iter().map(|d| d.unwrap_or(far)).collect(),
-        samples: (!options.plan.is_uniform()).then(|| image.samples.clone()),
-        denoised: None,
-    };
-    let mut images = images;
+    let mut images = plate_images(image, far, adaptive);
     let mut denoise_json = serde_json::Value::Null;
-    if let (Some(d), Some(aux)) = (&denoiser, &image.aux) {
+    if let Some(d) = &denoiser {
         let t0 = Instant::now();
-        let out = d
-            .denoise(w, h, &image.radiance, aux, options.threads.unwrap_or(0))
-            .map_err(|e| BakeError::Usage(format!("--denoise: {e}")))?;
+        images.denoised = denoised_images(d, image, threads)?;
         denoise_json = json!({
             "denoiser": format!("Intel Open Image Denoise {}", d.version()),
             "library": d.library().to_string_lossy(),
@@ -182,16 +319,6 @@ pub fn bake(options: &BakeOptions, progress: &dyn Progress) -> Result<BakeReport
             "normal": plates::NORMAL_FILE,
             "preview_from": plates::DENOISED_FILE,
             "seconds": t0.elapsed().as_secs_f64(),
-        });
-        images.denoised = Some(plates::DenoisedImages {
-            beauty: out
-                .beauty
-                .iter()
-                .zip(&image.coverage)
-                .map(|(c, a)| [c.x, c.y, c.z, *a])
-                .collect(),
-            albedo: out.albedo.iter().map(|c| c.to_array()).collect(),
-            normal: out.normal.iter().map(|c| c.to_array()).collect(),
         });
     }
     let passes = image
@@ -217,6 +344,15 @@ pub fn bake(options: &BakeOptions, progress: &dyn Progress) -> Result<BakeReport
         capabilities: world.capabilities.clone(),
         asset_warnings: world.asset_warnings.clone(),
         dropped_samples: image.dropped,
+        inputs: scene
+            .files
+            .iter()
+            .chain(world.asset_files.iter())
+            .map(|f| scene.root.join(f))
+            .collect(),
+        preview_denoised: frames.as_ref().is_some_and(|f| f.denoiser.is_some()),
+        preview_file: frames.as_ref().map(|f| f.file.clone()),
+        preview_passes: frames.map(|f| f.passes).unwrap_or_default(),
     })
 }
 

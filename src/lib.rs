@@ -3,8 +3,9 @@
 //! The pipeline, one module per stage: [`scene`] (read, check, resolve) → [`assets`] (glTF,
 //! HDR) → [`world`] (the render-ready scene) → [`accel`] (BVH) → [`integrator`] (path tracing
 //! and the render loop, over [`materials`], [`lights`], [`camera`]) → [`film`] (samples into
-//! pixels) → [`plates`] (the plate folder). [`sampling`] (sampler, warps, distributions) and
-//! [`color`] serve every stage and read none. [`bake`] runs the whole pipeline.
+//! pixels) → [`plates`] (the plate folder). [`bake`] runs the whole pipeline, [`watch`] runs it again
+//! when an input changes (`--watch`). [`sampling`] (sampler, warps, distributions) and
+//! [`color`] serve every stage and read none.
 //!
 //! Dependencies run one way: the film knows nothing of the integrator, the world nothing of
 //! the integrator, cameras and lights nothing of materials.
@@ -24,4 +25,5 @@ pub mod plates;
 pub mod report;
 pub mod sampling;
 pub mod scene;
+pub mod watch;
 pub mod world;

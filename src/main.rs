@@ -14,10 +14,11 @@ use std::time::Instant;
 
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
-use pfx_bake::bake::{bake, BakeError, BakeOptions, BakeReport};
+use pfx_bake::bake::{bake, bake_previewed, BakeError, BakeOptions, BakeReport, Preview};
 use pfx_bake::integrator::{Plan, Progress, Settings};
 use pfx_bake::report::{self, Renderer};
 use pfx_bake::scene::{self, project};
+use pfx_bake::watch::{watch, WatchEvent};
 
 /// Bake a pfx-scene format 1 scene into a plate folder: beauty.exr, depth.exr, preview.png and
 /// manifest.json, path-traced. `bake check [PATH]` checks a scene or a whole project instead,
@@ -78,6 +79,16 @@ struct Args {
     /// materials); the other files stay the same bytes.
     #[arg(long)]
     passes: bool,
+    /// Render progressively, in passes that double the samples (1, 2, 4, … --spp), and
+    /// rewrite the frame `<plate folder>.preview.png` (beside the plate folder) after each
+    /// pass, denoised when Open Image Denoise is found. The plate folder is the same bytes as
+    /// without --preview.
+    #[arg(long)]
+    preview: bool,
+    /// Bake with --preview, then again whenever a file the scene reads changes (a change
+    /// while rendering starts the bake over); runs until stopped (Ctrl-C).
+    #[arg(long)]
+    watch: bool,
     /// Print nothing but errors (and the --json report).
     #[arg(long)]
     quiet: bool,
@@ -173,6 +184,8 @@ struct Bar(ProgressBar);
 
 impl Progress for Bar {
     fn begin(&self, total: u64) {
+        // Each bake of --watch and each preview starts from 0.
+        self.0.reset();
         self.0.set_length(total);
     }
     fn advance(&self, n: u64) {
@@ -191,6 +204,8 @@ struct Lines {
 impl Progress for Lines {
     fn begin(&self, total: u64) {
         self.total.store(total, Ordering::Relaxed);
+        self.done.store(0, Ordering::Relaxed);
+        *self.last.lock().unwrap_or_else(|e| e.into_inner()) = 0;
     }
     fn advance(&self, n: u64) {
         let done = self.done.fetch_add(n, Ordering::Relaxed) + n;
@@ -262,8 +277,10 @@ fn main() -> ExitCode {
         threads: args.threads,
         denoise: args.denoise,
     };
-    let result = if args.quiet {
-        bake(&options, &Quiet)
+    // A clone of the terminal's bar (it shares its state), to clear it when the bake ends.
+    let mut bar_handle = None;
+    let progress: Box<dyn Progress> = if args.quiet {
+        Box::new(Quiet)
     } else if std::io::stderr().is_terminal() {
         let bar = ProgressBar::new(0);
         bar.set_style(
@@ -272,47 +289,37 @@ fn main() -> ExitCode {
             )
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
         );
-        let bar = Bar(bar);
-        let r = bake(&options, &bar);
-        bar.0.finish_and_clear();
-        r
+        bar_handle = Some(bar.clone());
+        Box::new(Bar(bar))
     } else {
-        bake(
-            &options,
-            &Lines {
-                total: AtomicU64::new(0),
-                done: AtomicU64::new(0),
-                start: Instant::now(),
-                last: Mutex::new(0),
-            },
-        )
+        Box::new(Lines {
+            total: AtomicU64::new(0),
+            done: AtomicU64::new(0),
+            start: Instant::now(),
+            last: Mutex::new(0),
+        })
     };
+    if args.watch {
+        watch(&options, None, progress.as_ref(), &mut |event| {
+            watch_event(&args, &scene_path, event)
+        });
+    }
+    let result = if args.preview {
+        let never = || false;
+        let preview = Preview {
+            file: None,
+            stop: &never,
+        };
+        bake_previewed(&options, Some(&preview), progress.as_ref())
+    } else {
+        bake(&options, progress.as_ref())
+    };
+    if let Some(bar) = bar_handle {
+        bar.finish_and_clear();
+    }
     match result {
         Ok(report) => {
-            if !args.quiet {
-                let mut r = renderer(&scene::root_of(&scene_path));
-                for w in &report.warnings {
-                    eprint!("{}", r.render(w));
-                }
-                for c in &report.capabilities {
-                    let n = if c.count > 1 {
-                        format!(" ({} places)", c.count)
-                    } else {
-                        String::new()
-                    };
-                    eprintln!(
-                        "{}:{}:{}: warning: {}{n}",
-                        c.at.file.display(),
-                        c.at.line,
-                        c.at.column,
-                        c.message
-                    );
-                }
-                for w in &report.asset_warnings {
-                    eprintln!("warning: {w}");
-                }
-                eprintln!("{}", report_line(&report));
-            }
+            print_report(&args, &scene_path, &report);
             if args.json {
                 let v = serde_json::json!({ "ok": true, "report": report });
                 println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
@@ -320,20 +327,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => {
-            match &e {
-                BakeError::Input(ds) => {
-                    let mut r = renderer(&scene::root_of(&scene_path));
-                    for d in ds {
-                        eprintln!("{}", r.render(d));
-                    }
-                    let n = ds.iter().filter(|d| d.is_error()).count();
-                    eprintln!(
-                        "bake: {n} error{}; nothing written",
-                        if n == 1 { "" } else { "s" }
-                    );
-                }
-                _ => eprintln!("{e}"),
-            }
+            print_error(&scene_path, &e);
             if args.json {
                 let diagnostics = match &e {
                     BakeError::Input(d) => serde_json::to_value(d).unwrap_or_default(),
@@ -349,5 +343,79 @@ fn main() -> ExitCode {
             }
             ExitCode::from(e.exit_code() as u8)
         }
+    }
+}
+
+/// Prints one event of `--watch` (errors always, the rest unless --quiet).
+fn watch_event(args: &Args, scene_path: &Path, event: WatchEvent) {
+    match event {
+        WatchEvent::Failed(e) => print_error(scene_path, &e),
+        _ if args.quiet => {}
+        WatchEvent::Baking => eprintln!("bake: baking {}", scene_path.display()),
+        WatchEvent::Baked(report) => print_report(args, scene_path, &report),
+        WatchEvent::Restarted => eprintln!("bake: an input changed; baking again"),
+        WatchEvent::Waiting(n) => {
+            eprintln!("bake: watching {n} files for changes (Ctrl-C to stop)")
+        }
+    }
+}
+
+/// The warnings, the capability notes and the report line of a finished bake (unless
+/// --quiet).
+fn print_report(args: &Args, scene_path: &Path, report: &BakeReport) {
+    if args.quiet {
+        return;
+    }
+    let mut r = renderer(&scene::root_of(scene_path));
+    for w in &report.warnings {
+        eprint!("{}", r.render(w));
+    }
+    for c in &report.capabilities {
+        let n = if c.count > 1 {
+            format!(" ({} places)", c.count)
+        } else {
+            String::new()
+        };
+        eprintln!(
+            "{}:{}:{}: warning: {}{n}",
+            c.at.file.display(),
+            c.at.line,
+            c.at.column,
+            c.message
+        );
+    }
+    for w in &report.asset_warnings {
+        eprintln!("warning: {w}");
+    }
+    eprintln!("{}", report_line(report));
+    if let Some(f) = &report.preview_file {
+        eprintln!(
+            "bake: preview {} after passes of {:?} spp{}",
+            f.display(),
+            report.preview_passes,
+            if report.preview_denoised {
+                ", denoised"
+            } else {
+                ""
+            }
+        );
+    }
+}
+
+/// A failed bake's diagnostics or message, on stderr.
+fn print_error(scene_path: &Path, e: &BakeError) {
+    match e {
+        BakeError::Input(ds) => {
+            let mut r = renderer(&scene::root_of(scene_path));
+            for d in ds {
+                eprintln!("{}", r.render(d));
+            }
+            let n = ds.iter().filter(|d| d.is_error()).count();
+            eprintln!(
+                "bake: {n} error{}; nothing written",
+                if n == 1 { "" } else { "s" }
+            );
+        }
+        _ => eprintln!("{e}"),
     }
 }

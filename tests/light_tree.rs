@@ -219,3 +219,82 @@ fn measure_choices() {
         }
     }
 }
+
+/// Whether the light choices agree in the mean on the flagship (the golden test's trimmed
+/// z-score saw the tree's image and the fixed choice's differ; trimming the largest |d| is
+/// not neutral between two estimators whose fireflies differ). Untrimmed: per seed, the
+/// mean of each channel over the image and over 4×3 blocks; the z-score of a choice's mean
+/// against picking by power, from the spread over seeds. Run with `cargo test --release
+/// --test light_tree -- --ignored --nocapture flagship_choices_agree`.
+#[test]
+#[ignore]
+fn flagship_choices_agree() {
+    const SIZE: [u32; 2] = [160, 90];
+    const BX: usize = 4;
+    const BY: usize = 3;
+    let spp: u32 = std::env::var("PFX_SPP")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(32);
+    let seeds: u64 = std::env::var("PFX_SEEDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(6);
+    let w = world("scenes/room.scene.toml", SIZE);
+    // Per choice, per seed: the whole-image channel means, then each block's.
+    let stats = |choice: Choice| -> Vec<Vec<f64>> {
+        (0..seeds)
+            .map(|seed| {
+                let (px, _) = render(&w, choice, settings(spp, 100 + seed));
+                let mut v = vec![0.0f64; 3 * (1 + BX * BY)];
+                let (wd, ht) = (SIZE[0] as usize, SIZE[1] as usize);
+                for (i, p) in px.iter().enumerate() {
+                    let (x, y) = (i % wd, i / wd);
+                    let b = 1 + (y * BY / ht) * BX + x * BX / wd;
+                    for c in 0..3 {
+                        v[c] += p[c] as f64 / px.len() as f64;
+                        v[3 * b + c] += p[c] as f64 * (BX * BY) as f64 / px.len() as f64;
+                    }
+                }
+                v
+            })
+            .collect()
+    };
+    let mean_var = |s: &[Vec<f64>], k: usize| {
+        let n = s.len() as f64;
+        let m = s.iter().map(|v| v[k]).sum::<f64>() / n;
+        let var = s.iter().map(|v| (v[k] - m).powi(2)).sum::<f64>() / (n - 1.0);
+        (m, var / n)
+    };
+    let power = stats(Choice::Power);
+    for choice in [Choice::Share(0.0), Choice::Share(0.5), Choice::Share(1.0)] {
+        let other = stats(choice);
+        let z: Vec<f64> = (0..power[0].len())
+            .map(|k| {
+                let (ma, va) = mean_var(&power, k);
+                let (mb, vb) = mean_var(&other, k);
+                (mb - ma) / (va + vb).sqrt().max(1e-12)
+            })
+            .collect();
+        let whole = [z[0], z[1], z[2]];
+        let worst = z
+            .iter()
+            .enumerate()
+            .skip(3)
+            .max_by(|a, b| a.1.abs().total_cmp(&b.1.abs()))
+            .map_or((0.0, 3), |(k, &v)| (v, k));
+        let (m, _) = mean_var(&other, 0);
+        let (mp, _) = mean_var(&power, 0);
+        println!(
+            "{:>12} vs Power, {seeds} seeds × {spp} spp: whole-image z (R, G, B) = {:.2} {:.2} {:.2}; \
+             worst block z {:.2} (block {}, channel {}); mean R {m:.5} vs {mp:.5}",
+            format!("{choice:?}"),
+            whole[0],
+            whole[1],
+            whole[2],
+            worst.0,
+            worst.1 / 3 - 1,
+            worst.1 % 3
+        );
+    }
+}

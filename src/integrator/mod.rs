@@ -20,8 +20,8 @@ mod render;
 pub use aux::Aux;
 
 pub use render::{
-    render, render_plan_with, render_planned, render_with, NoProgress, Plan, Progress, Rendered,
-    DEFAULT_MIN_SPP, TILE,
+    render, render_observed, render_plan_with, render_planned, render_with, NoProgress, Observer,
+    Plan, Progress, Rendered, DEFAULT_MIN_SPP, TILE,
 };
 
 use glam::Vec3;

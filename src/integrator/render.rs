@@ -11,6 +11,10 @@
 //! is the same whatever the threads or tiles), and a time limit ends the render after the
 //! pass in progress. Passes do not change a pixel's samples or their order: a plan that stops
 //! nothing gives the bytes of one uniform pass.
+//!
+//! An [`Observer`] (the artist's preview, `bake --preview`) sees the image after every pass;
+//! with one, a uniform plan renders in passes that double the samples taken (1, 2, 4, … up to
+//! `spp`), which again changes no pixel's samples or their order.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
@@ -38,6 +42,18 @@ pub trait Progress: Sync {
     fn begin(&self, total: u64);
     /// `n` more samples are done.
     fn advance(&self, n: u64);
+}
+
+/// Watches a progressive render: sees the image after each pass and may end the render.
+pub trait Observer: Sync {
+    /// A pass ended: `image` holds every pixel's samples so far (`spp` the most any pixel
+    /// took). Returns `false` to end the render here.
+    fn pass(&mut self, image: &Image, spp: u32) -> bool;
+    /// Asked before each tile, from the worker threads: `true` abandons the render now (the
+    /// pass in progress is not finished and [`Rendered::interrupted`] is set).
+    fn cancelled(&self) -> bool {
+        false
+    }
 }
 
 /// A progress sink that ignores everything.
@@ -103,6 +119,8 @@ pub struct Rendered {
     pub passes_spp: u32,
     /// The time limit ended the render before `spp`.
     pub stopped_by_time_limit: bool,
+    /// An [`Observer`] ended the render before `spp`: the image is incomplete.
+    pub interrupted: bool,
 }
 
 /// Renders the world's camera view at `settings.spp` samples per pixel.
@@ -140,6 +158,27 @@ pub fn render_plan_with(
     plan: &Plan,
     progress: &dyn Progress,
 ) -> Rendered {
+    render_observed(tracer, camera, plan, progress, None)
+}
+
+/// The image of the tiles rendered so far (a copy: the tiles go on).
+fn snapshot(tiles: &[TileState], width: u32, height: u32, rays: u64, dropped: u64) -> Image {
+    let mut film = Film::new(width, height);
+    for state in tiles {
+        film.merge(state.film.clone());
+    }
+    film.into_image(rays, dropped)
+}
+
+/// [`render_plan_with`], showing `observer` the image after every pass; with an observer a
+/// uniform plan takes passes that double the samples taken (1, 2, 4, … `spp`).
+pub fn render_observed(
+    tracer: &PathTracer<'_>,
+    camera: &Camera,
+    plan: &Plan,
+    progress: &dyn Progress,
+    mut observer: Option<&mut dyn Observer>,
+) -> Rendered {
     let start = Instant::now();
     let settings = *tracer.settings();
     let [width, height] = camera.size;
@@ -163,10 +202,22 @@ pub fn render_plan_with(
         .collect();
     let mut from = 0u32;
     let mut stopped_by_time_limit = false;
+    let mut interrupted = false;
+    let doubling = observer.is_some() && plan.is_uniform();
     while from < spp {
-        let to = (from + pass).min(spp);
+        let to = if doubling {
+            (from * 2).clamp(1, spp)
+        } else {
+            (from + pass).min(spp)
+        };
         let checkpoint = to < spp;
+        let watching = observer.as_deref();
+        let cancelled = std::sync::atomic::AtomicBool::new(false);
         tiles.par_iter_mut().for_each(|state| {
+            if cancelled.load(Ordering::Relaxed) || watching.is_some_and(|o| o.cancelled()) {
+                cancelled.store(true, Ordering::Relaxed);
+                return;
+            }
             let mut counters = Counters::default();
             let rect = state.film.rect();
             let mut taken = 0u64;
@@ -219,7 +270,18 @@ pub fn render_plan_with(
             dropped.fetch_add(counters.dropped, Ordering::Relaxed);
             progress.advance(taken + skipped);
         });
+        if cancelled.into_inner() {
+            interrupted = true;
+            break;
+        }
         from = to;
+        if let Some(o) = observer.as_deref_mut() {
+            let image = snapshot(&tiles, width, height, rays.load(Ordering::Relaxed), 0);
+            if !o.pass(&image, from) && from < spp {
+                interrupted = true;
+                break;
+            }
+        }
         if from < spp
             && plan
                 .time_limit
@@ -242,6 +304,7 @@ pub fn render_plan_with(
         image: film.into_image(rays.into_inner(), dropped.into_inner()),
         passes_spp: from,
         stopped_by_time_limit,
+        interrupted,
     }
 }
 

@@ -63,6 +63,25 @@ fn sync_folder(path: &Path) -> io::Result<()> {
     }
 }
 
+/// Replaces the file `path` with `bytes` atomically: written to a hidden temporary name in
+/// the same folder, flushed, then renamed over `path`, so a reader (an image viewer that
+/// reloads) sees the old file or the new one, never a part. Creates missing parents.
+pub(super) fn write_file_atomically(path: &Path, bytes: &[u8]) -> Result<(), PlateError> {
+    let (parent, name) = split_target(path)?;
+    fs::create_dir_all(&parent).map_err(|e| PlateError::write(&parent, e))?;
+    let tmp = parent.join(format!(".{name}.tmp-{}", std::process::id()));
+    let _ = fs::remove_file(&tmp);
+    if let Err(e) = write_synced(&tmp, bytes) {
+        let _ = fs::remove_file(&tmp);
+        return Err(PlateError::write(&tmp, e));
+    }
+    if let Err(e) = fs::rename(&tmp, path) {
+        let _ = fs::remove_file(&tmp);
+        return Err(PlateError::write(path, e));
+    }
+    Ok(())
+}
+
 /// Replaces the folder `dir` with one holding exactly `files` (name, contents), atomically
 /// as described in the module documentation. On error, removes the temporary folder and
 /// leaves `dir` as it was. Creates `dir`'s missing parents. Refuses a `dir` that exists and

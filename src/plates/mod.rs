@@ -140,6 +140,16 @@ impl std::error::Error for PlateError {
     }
 }
 
+/// Writes one frame of a progressive preview (`bake --preview`): `images` encoded as
+/// `preview.png` is (the denoised beauty when given), replacing the file at `path`
+/// atomically (a viewer that reloads sees the previous frame or this one). The frame file
+/// lives outside the plate folder, which stays atomic.
+pub fn write_preview_frame(path: &Path, images: &PlateImages) -> Result<(), PlateError> {
+    check_images(path, images)?;
+    let png = preview::encode_preview_png(images).map_err(|e| PlateError::write(path, e))?;
+    atomic::write_file_atomically(path, &png)
+}
+
 /// Writes the plate folder at `dir` atomically; returns the list of files written (relative names).
 ///
 /// `manifest` must be a JSON object; its `"files"` key is replaced by a description of each
