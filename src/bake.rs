@@ -9,7 +9,7 @@ use serde_json::json;
 use sha2::{Digest, Sha256};
 
 use crate::denoise::Denoiser;
-use crate::film::Image;
+use crate::film::{self, Image};
 use crate::integrator::{self, Observer, PathTracer, Plan, Progress, Settings};
 use crate::lights::Light;
 use crate::plates::{self, PlateError, PlateImages};
@@ -321,11 +321,16 @@ pub fn bake_previewed(
             "seconds": t0.elapsed().as_secs_f64(),
         });
     }
+    let passes = image
+        .passes
+        .as_ref()
+        .map(|p| pass_plates(&world, &image.samples, p));
     let samples: u64 = image.samples.iter().map(|&n| u64::from(n)).sum();
     let mut manifest = manifest(&scene, &world, options, samples);
     manifest["sampling"] = sampling_json(options, &rendered);
     manifest["denoise"] = denoise_json;
-    let files = plates::write_plate_folder(&out, &images, manifest).map_err(BakeError::Write)?;
+    let files = plates::write_plate_folder_with(&out, &images, passes.as_ref(), manifest)
+        .map_err(BakeError::Write)?;
     Ok(BakeReport {
         out,
         files,
@@ -349,6 +354,45 @@ pub fn bake_previewed(
         preview_file: frames.as_ref().map(|f| f.file.clone()),
         preview_passes: frames.map(|f| f.passes).unwrap_or_default(),
     })
+}
+
+/// The plate's data passes from the film's: object indices become pick ids and Cryptomatte
+/// names (objects by name, materials by library key).
+fn pass_plates(world: &World, samples: &[u32], p: &film::PassImages) -> plates::PassPlates {
+    use plates::cryptomatte::Cryptomatte;
+    let arr = |v: &[glam::Vec3]| v.iter().map(|c| c.to_array()).collect();
+    plates::PassPlates {
+        normal: arr(&p.normal),
+        albedo: arr(&p.albedo),
+        roughness: p.roughness.clone(),
+        pick: p
+            .centre_object
+            .iter()
+            .map(|o| {
+                o.and_then(|o| world.objects.get(o as usize))
+                    .map_or(0, |o| o.pick)
+            })
+            .collect(),
+        samples: samples.to_vec(),
+        variance: arr(&p.variance),
+        cryptomattes: vec![
+            Cryptomatte {
+                layer: "CryptoObject".into(),
+                names: world.objects.iter().map(|o| o.key.clone()).collect(),
+                pixels: p.objects.clone(),
+            },
+            Cryptomatte {
+                layer: "CryptoMaterial".into(),
+                names: world
+                    .trace
+                    .materials
+                    .iter()
+                    .map(|m| m.key.clone())
+                    .collect(),
+                pixels: p.materials.clone(),
+            },
+        ],
+    }
 }
 
 /// Refuses a plan the render loop cannot follow, as a usage error naming the option.

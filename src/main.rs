@@ -74,6 +74,11 @@ struct Args {
     /// render. Needs OIDN at run time (`pip install pyoidn`, or PFX_OIDN=path).
     #[arg(long)]
     denoise: bool,
+    /// Also write passes.exr: the data passes in one multi-layer EXR (shading normal,
+    /// albedo, roughness, pick id, sample counts, variance, Cryptomatte for objects and
+    /// materials); the other files stay the same bytes.
+    #[arg(long)]
+    passes: bool,
     /// Render progressively, in passes that double the samples (1, 2, 4, … --spp), and
     /// rewrite the frame `<plate folder>.preview.png` (beside the plate folder) after each
     /// pass, denoised when Open Image Denoise is found. The plate folder is the same bytes as
@@ -267,6 +272,7 @@ fn main() -> ExitCode {
             min_spp: args.min_spp.unwrap_or(0),
             time_limit: args.time_limit,
             auxiliaries: args.denoise,
+            passes: args.passes,
         },
         threads: args.threads,
         denoise: args.denoise,

@@ -49,6 +49,7 @@ fn a_stopped_pixel_is_the_mean_of_its_first_samples_and_noisy_pixels_go_on() {
         min_spp: 8,
         time_limit: None,
         auxiliaries: false,
+        passes: false,
     };
     let spp = 64;
     let r = integrator::render_planned(&world, &settings(spp), &plan, &NoProgress);
@@ -104,6 +105,7 @@ fn a_uniform_plan_is_the_plain_render() {
         min_spp: 4,
         time_limit: Some(1e9),
         auxiliaries: false,
+        passes: false,
     };
     let r = integrator::render_planned(&world, &settings(12), &passes, &NoProgress);
     assert_eq!(r.image.radiance, plain.radiance);

@@ -5,9 +5,13 @@
 //! on the thread count or the order tiles finish in. The film knows nothing of how samples are
 //! made.
 
+mod passes;
+
 use glam::Vec3;
 
 use crate::color::luminance_f64;
+use passes::PassSum;
+pub use passes::{PassImages, PassSample};
 
 /// The smallest mean luminance [`FilmTile::relative_error`] divides by, W·m⁻²·sr⁻¹: about
 /// the darkest step an 8-bit sRGB display shows at exposure 1 (1/255 encoded is
@@ -38,6 +42,8 @@ pub struct Image {
     /// The denoiser's auxiliaries, when the render made them: per pixel the mean albedo
     /// (linear RGB) and the mean normal (world space, not renormalised) of its samples.
     pub aux: Option<AuxImages>,
+    /// The data passes, when the render made them ([`FilmTile::with_passes`]).
+    pub passes: Option<PassImages>,
 }
 
 /// Per-pixel means of the samples' auxiliaries, row-major from the top row.
@@ -98,6 +104,8 @@ pub struct FilmTile {
     pixels: Vec<PixelSum>,
     /// Per pixel: sums of the samples' albedo and normal (empty unless asked for).
     aux: Vec<[f64; 6]>,
+    /// Per pixel: the data passes' sums (empty unless asked for).
+    passes: Vec<PassSum>,
 }
 
 impl FilmTile {
@@ -107,6 +115,38 @@ impl FilmTile {
             rect,
             pixels: vec![PixelSum::default(); (rect.w * rect.h) as usize],
             aux: Vec::new(),
+            passes: Vec::new(),
+        }
+    }
+
+    /// `self`, also summing the data passes ([`FilmTile::add_pass`]).
+    pub fn with_passes(self) -> FilmTile {
+        let n = self.pixels.len();
+        FilmTile {
+            passes: vec![PassSum::default(); n],
+            ..self
+        }
+    }
+
+    /// Whether the tile sums the data passes (made by [`FilmTile::with_passes`]).
+    pub fn sums_passes(&self) -> bool {
+        !self.passes.is_empty()
+    }
+
+    /// Adds one sample's pass values and its radiance (W·m⁻²·sr⁻¹, the value given to
+    /// [`FilmTile::add_sample`]) to `pixel`, in sample order; ignored by a tile without passes.
+    #[inline]
+    pub fn add_pass(&mut self, pixel: [u32; 2], sample: &PassSample, radiance: Vec3) {
+        if let Some(p) = self.index(pixel).and_then(|i| self.passes.get_mut(i)) {
+            p.add(sample, radiance);
+        }
+    }
+
+    /// Sets the object (index into the world's objects) the ray through `pixel`'s centre
+    /// meets first, for the pick pass; ignored by a tile without passes.
+    pub fn set_centre_object(&mut self, pixel: [u32; 2], object: Option<u32>) {
+        if let Some(p) = self.index(pixel).and_then(|i| self.passes.get_mut(i)) {
+            p.set_centre_object(object);
         }
     }
 
@@ -216,6 +256,8 @@ pub struct Film {
     pixels: Vec<PixelSum>,
     /// Auxiliary sums per pixel, once a tile with them is merged.
     aux: Vec<[f64; 6]>,
+    /// Pass sums per pixel, once a tile with them is merged.
+    passes: Vec<PassSum>,
 }
 
 impl Film {
@@ -226,11 +268,12 @@ impl Film {
             height,
             pixels: vec![PixelSum::default(); width as usize * height as usize],
             aux: Vec::new(),
+            passes: Vec::new(),
         }
     }
 
     /// Puts a finished tile's pixels in place (a tile outside the film is cut to it).
-    pub fn merge(&mut self, tile: FilmTile) {
+    pub fn merge(&mut self, mut tile: FilmTile) {
         let r = tile.rect;
         for y in 0..r.h {
             for x in 0..r.w {
@@ -243,6 +286,12 @@ impl Film {
                             self.aux = vec![[0.0; 6]; self.pixels.len()];
                         }
                         self.aux[fi] = *a;
+                    }
+                    if let Some(p) = tile.passes.get_mut(ti) {
+                        if self.passes.is_empty() {
+                            self.passes = vec![PassSum::default(); self.pixels.len()];
+                        }
+                        self.passes[fi] = std::mem::take(p);
                     }
                 }
             }
@@ -285,8 +334,14 @@ impl Film {
                 normal: pa().map(|(p, a)| mean(p, a, 3)).collect(),
             }
         });
+        let passes = (!self.passes.is_empty()).then(|| {
+            let samples: Vec<u32> = self.pixels.iter().map(|p| p.samples).collect();
+            let sums: Vec<[f64; 3]> = self.pixels.iter().map(|p| p.radiance).collect();
+            passes::resolve(&self.passes, &samples, &sums)
+        });
         Image {
             aux,
+            passes,
             samples,
             width: self.width,
             height: self.height,

@@ -13,6 +13,7 @@
 mod attributes;
 mod aux;
 mod guide;
+mod passes;
 mod query;
 mod render;
 
@@ -537,10 +538,6 @@ impl PathTracer<'_> {
     /// Ray parameter of the nearest drawn surface or emitter `ray` meets, `None` for the sky:
     /// what the depth plate reads along the pixel-centre camera ray.
     pub fn first_drawn_t(&self, ray: &Ray) -> Option<f32> {
-        match self.meet(ray, mask::DRAWN, true) {
-            Meet::Surface(h) => Some(h.t),
-            Meet::Sphere { t, .. } => Some(t),
-            Meet::Nothing => None,
-        }
+        self.first_drawn(ray).map(|(t, _)| t)
     }
 }

@@ -81,6 +81,10 @@ pub struct Plan {
     /// Also average each pixel's [`Aux`](super::Aux) (the denoiser's albedo and normal
     /// images, [`Image::aux`]); the radiance is the same either way.
     pub auxiliaries: bool,
+    /// Also sum each pixel's data passes (first drawn surface's normal, albedo, roughness,
+    /// object and material; the radiance's variance; the pick at the pixel centre,
+    /// [`Image::passes`]); the radiance is the same either way.
+    pub passes: bool,
 }
 
 /// The `min_spp` a [`Plan`] takes when it gives 0: the first checkpoint, and the pass length.
@@ -187,10 +191,11 @@ pub fn render_observed(
     let mut tiles: Vec<TileState> = film::tiles(width, height, TILE)
         .into_iter()
         .map(|rect| TileState {
-            film: if plan.auxiliaries {
-                FilmTile::with_aux(rect)
-            } else {
-                FilmTile::new(rect)
+            film: match (plan.auxiliaries, plan.passes) {
+                (false, false) => FilmTile::new(rect),
+                (true, false) => FilmTile::with_aux(rect),
+                (false, true) => FilmTile::new(rect).with_passes(),
+                (true, true) => FilmTile::with_aux(rect).with_passes(),
             },
             active: vec![true; (rect.w * rect.h) as usize],
         })
@@ -240,12 +245,16 @@ pub fn render_observed(
                         // Clamped to the camera's range: a point beyond `far` is as far
                         // as the sky, one nearer than `near` at the near plane, where a
                         // rasteriser's clip planes put whatever is drawn over the plate.
-                        let depth = tracer.first_drawn_t(&centre).map(|t| {
+                        let first = tracer.first_drawn(&centre);
+                        let depth = first.map(|(t, _)| {
                             camera
                                 .depth(centre.at(t))
                                 .clamp(camera.near, camera.far.max(camera.near))
                         });
                         state.film.set_depth(pixel, depth);
+                        state
+                            .film
+                            .set_centre_object(pixel, first.and_then(|(_, o)| o));
                     }
                     if checkpoint
                         && plan
@@ -313,6 +322,7 @@ fn render_samples(
     let [x, y] = pixel;
     let pixel_sampler = sampler.pixel(pixel);
     let aux = state.film.sums_aux();
+    let passes = state.film.sums_passes();
     let mut first = range.start;
     while first < range.end {
         let n = (range.end - first).min(CAMERA_PACKET as u32) as usize;
@@ -337,6 +347,10 @@ fn render_samples(
                 counters,
             );
             state.film.add_sample(pixel, s.radiance, s.covered);
+            if passes {
+                let p = tracer.pass_sample(&rays[k], meets[k]);
+                state.film.add_pass(pixel, &p, s.radiance);
+            }
             if aux {
                 let a = tracer.aux(
                     &pixel_sampler,

@@ -132,6 +132,11 @@ pub struct Conductor {
 }
 
 impl Conductor {
+    /// The GGX width `α` (`roughness²`, clamped).
+    pub(crate) fn alpha(&self) -> f32 {
+        self.ggx.alpha()
+    }
+
     /// A conductor with reflectance `f0` at normal incidence (linear RGB; the glTF metal's
     /// base colour) and `α = roughness²`.
     ///

@@ -46,6 +46,11 @@ fn unit(x: f32) -> f32 {
 }
 
 impl Eon {
+    /// The roughness `σ` in `[0, 1]` the lobe is drawn with (the format's `roughness`).
+    pub fn roughness(&self) -> f32 {
+        self.sigma
+    }
+
     /// EON of albedo `rho` (linear RGB, each channel clamped to `[0, 1]`, NaN to 0) and
     /// roughness `sigma` (the format's `roughness`, clamped likewise).
     pub fn new(rho: Vec3, sigma: f32) -> Eon {

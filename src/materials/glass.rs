@@ -157,6 +157,11 @@ impl Glass {
     pub fn tint(&self) -> Vec3 {
         self.tint
     }
+
+    /// The interface's GGX width `α` (`roughness²`, clamped).
+    pub(crate) fn alpha(&self) -> f32 {
+        self.interface.alpha()
+    }
 }
 
 impl Glass {

@@ -163,6 +163,24 @@ impl Bxdfs {
             Bxdfs::Cloth(c) => c.base(),
         }
     }
+
+    /// The roughness the surface is drawn with, in `[0, 1]`: `√α` of its GGX lobe (the
+    /// format's `roughness`, after the model's clamp); for a coated surface its base's, the
+    /// coat having its own. What the plate's roughness pass writes.
+    pub fn roughness(&self) -> f32 {
+        let alpha = match self {
+            Bxdfs::Plain(p) => p.alpha(),
+            Bxdfs::Conductor(c) => c.alpha(),
+            Bxdfs::Coated(c) => c.base().alpha(),
+            Bxdfs::Glass(g) => g.alpha(),
+            // Not GGX lobes: the format's `roughness` as each model reads it (a thin sheet
+            // scatters diffusely, as rough as a surface gets).
+            Bxdfs::ThinSheet(_) => return 1.0,
+            Bxdfs::RoughDiffuse(e) => return e.roughness(),
+            Bxdfs::Cloth(c) => c.alpha(),
+        };
+        alpha.clamp(0.0, 1.0).sqrt()
+    }
 }
 
 /// Forwards one `Bxdf` method to the variant's own.

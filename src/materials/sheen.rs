@@ -78,6 +78,11 @@ fn lobe(alpha: f32, wo: Vec3, wi: Vec3) -> f32 {
 }
 
 impl Sheen {
+    /// The sheen's `α` (its roughness squared, at least 0.01).
+    pub fn alpha(&self) -> f32 {
+        self.alpha
+    }
+
     /// Cloth of base albedo `base` (linear RGB, each channel clamped to `[0, 1]`, NaN to 0),
     /// white sheen of weight `sheen` (clamped likewise) and roughness `roughness` (`α =
     /// roughness²`, at least 0.01).

@@ -22,7 +22,7 @@ use super::{PlateError, PlateImages};
 pub const MAX_READ_PIXELS: u64 = 1 << 27;
 
 /// The encoding of every plate EXR: see the module documentation.
-fn plate_encoding() -> Encoding {
+pub(super) fn plate_encoding() -> Encoding {
     Encoding {
         compression: Compression::ZIP16,
         blocks: Blocks::ScanLines,
@@ -31,7 +31,7 @@ fn plate_encoding() -> Encoding {
 }
 
 /// Converts the `exr` crate's error to an `io::Error`, keeping real I/O errors as they are.
-fn to_io(e: exr::error::Error) -> io::Error {
+pub(super) fn to_io(e: exr::error::Error) -> io::Error {
     match e {
         exr::error::Error::Io(e) => e,
         other => io::Error::new(io::ErrorKind::InvalidData, other.to_string()),
@@ -40,7 +40,7 @@ fn to_io(e: exr::error::Error) -> io::Error {
 
 /// Whether to compress an EXR's blocks on several threads; the bytes are the same either way.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Threads {
+pub(super) enum Threads {
     One,
     Many,
 }
@@ -48,7 +48,7 @@ enum Threads {
 impl Threads {
     /// Many threads pay for starting them only with several blocks per thread: up to 128
     /// rows (8 blocks of 16) one thread compresses the image about as fast.
-    fn for_height(height: u32) -> Threads {
+    pub(super) fn for_height(height: u32) -> Threads {
         if height <= 128 {
             Threads::One
         } else {

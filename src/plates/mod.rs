@@ -9,6 +9,7 @@
 //! | `depth.exr` | one float32 channel `Z`: planar view-space depth at the pixel centre (scene units) |
 //! | `preview.png` | 8-bit sRGB RGB of the beauty, clamped to [0, 1] |
 //! | `samples.exr` | one uint32 channel `N`: camera samples per pixel (only when counts may differ) |
+//! | `passes.exr` | only with `--passes`: the data passes in one multi-layer EXR ([`PassPlates`], [`write_plate_folder_with`]) |
 //! | `manifest.json` | the bake's manifest with a `"files"` object describing the images |
 //!
 //! Every byte depends only on the pixels and the manifest: the EXRs carry no time stamps and
@@ -17,7 +18,9 @@
 //! ([`write_plate_folder`]), so a reader finds the old folder or the new one, never a mix.
 
 mod atomic;
+pub mod cryptomatte;
 mod exr_io;
+mod passes;
 mod preview;
 
 use std::fmt;
@@ -28,6 +31,7 @@ use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
 pub use exr_io::{read_exr_rgb, MAX_READ_PIXELS};
+pub use passes::{PassPlates, PASSES_FILE};
 pub use preview::preview_rgb8;
 
 /// The name of the beauty image inside a plate folder.
@@ -161,6 +165,17 @@ pub fn write_plate_folder(
     images: &PlateImages,
     manifest: Value,
 ) -> Result<Vec<String>, PlateError> {
+    write_plate_folder_with(dir, images, None, manifest)
+}
+
+/// [`write_plate_folder`], also writing the data passes as [`PASSES_FILE`] when given
+/// (checked and encoded with the rest before anything is written).
+pub fn write_plate_folder_with(
+    dir: &Path,
+    images: &PlateImages,
+    passes: Option<&PassPlates>,
+    manifest: Value,
+) -> Result<Vec<String>, PlateError> {
     check_images(dir, images)?;
     let Value::Object(mut manifest) = manifest else {
         return Err(PlateError::write(
@@ -178,6 +193,10 @@ pub fn write_plate_folder(
     let preview = preview::encode_preview_png(images).map_err(|e| encode_error(PREVIEW_FILE, e))?;
     let samples = exr_io::encode_samples(images).map_err(|e| encode_error(SAMPLES_FILE, e))?;
     let denoised = exr_io::encode_denoised(images).map_err(|e| encode_error(DENOISED_FILE, e))?;
+    let pass_bytes = passes
+        .map(|p| passes::encode_passes(images.width, images.height, p))
+        .transpose()
+        .map_err(|e| encode_error(PASSES_FILE, e))?;
 
     let (w, h) = (images.width, images.height);
     let files = json!({
@@ -257,6 +276,17 @@ pub fn write_plate_folder(
         files[PREVIEW_FILE]["description"] =
             json!("the denoised beauty's R, G, B clamped to [0, 1] and encoded with the sRGB transfer function");
     }
+    if let (Some(p), Some(bytes)) = (passes, &pass_bytes) {
+        files[PASSES_FILE] = json!({
+            "layers": p.layers_json(),
+            "width": w,
+            "height": h,
+            "compression": "zip",
+            "description": "the data passes, one multi-layer EXR (layer.channel names): see \"layers\"; rows top to bottom",
+            "bytes": bytes.len(),
+            "sha256": sha256_hex(bytes),
+        });
+    }
     manifest.insert("files".to_owned(), files);
     let mut manifest_bytes = serde_json::to_vec_pretty(&Value::Object(manifest)).map_err(|e| {
         PlateError::write(
@@ -278,6 +308,9 @@ pub fn write_plate_folder(
         contents.push((DENOISED_FILE, d));
         contents.push((ALBEDO_FILE, a));
         contents.push((NORMAL_FILE, n));
+    }
+    if let Some(bytes) = pass_bytes {
+        contents.push((PASSES_FILE, bytes));
     }
     contents.push((MANIFEST_FILE, manifest_bytes));
     atomic::write_folder_atomically(dir, &contents)?;

@@ -272,6 +272,7 @@ impl World {
                 dynamic: o.dynamic,
                 hidden: o.hidden,
                 shadow: o.shadow,
+                pick: o.pick,
                 triangles: 0,
             };
             let in_plate = !o.dynamic && !o.hidden;

@@ -256,6 +256,8 @@ pub struct ObjectRecord {
     pub hidden: bool,
     /// Its shadow mode.
     pub shadow: Shadow,
+    /// Its pick id (`[[object]] pick`): what the plate's pick pass writes where it is seen.
+    pub pick: u32,
     /// Triangles it places.
     pub triangles: usize,
 }

@@ -136,8 +136,7 @@ pub static OBJECT: TableSchema = entry(
             .uses(Use::NotYet),
         k("pick", Ty::UInt)
             .said("its 1-based place among the objects")
-            .m("the pick id")
-            .uses(Use::Recorded),
+            .m("the pick id: the manifest's objects, and passes.exr's pick layer (--passes)"),
         k("alpha_cutoff", NUM)
             .r(within(0.0, 1.0))
             .d(0.5)
