@@ -76,6 +76,8 @@ pub(super) fn asset_code(kind: assets::AssetErrorKind) -> Code {
         assets::AssetErrorKind::GltfExtension => Code::GltfExtension,
         assets::AssetErrorKind::GltfEmpty => Code::GltfEmpty,
         assets::AssetErrorKind::HdrInvalid => Code::HdrInvalid,
+        assets::AssetErrorKind::FontInvalid => Code::FontInvalid,
+        assets::AssetErrorKind::FontGlyph => Code::FontGlyph,
     }
 }
 
@@ -564,10 +566,28 @@ impl World {
                     first_light: None,
                     object: objects.len() as u32,
                     cut,
+                    glow: false,
                 });
             }
             objects.push(record);
         }
+
+        let texts = super::text::build_texts(
+            scene,
+            &frame_of,
+            filter_glossy,
+            super::text::TextSink {
+                tri_meshes: &mut tri_meshes,
+                shading: &mut shading,
+                instances: &mut instances,
+                infos: &mut infos,
+                materials: &mut materials,
+                cuts: &mut cuts,
+                asset_files: &mut asset_files,
+                capabilities: &mut capabilities,
+                errors: &mut errors,
+            },
+        );
 
         // The sun as this bake resolves it (the analytic sky follows it).
         let sun = scene
@@ -773,6 +793,7 @@ impl World {
             placed_lights,
             sun,
             objects,
+            texts,
             capabilities: {
                 capabilities.sort_by(|a, b| a.what.cmp(&b.what));
                 capabilities
