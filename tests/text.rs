@@ -565,3 +565,37 @@ fn damaged_fonts_are_errors_not_panics() {
         }
     }
 }
+
+/// A block in a prefab is placed through its placement: keyed `"<placement>/<name>"`, its
+/// centre and axes carried by the placement's transform (here turned 90° about Z and moved
+/// 2 along X), and its triangles drawn there.
+#[test]
+fn a_prefabs_text_follows_its_placement() {
+    let dir = project(
+        "[[object]]\nname = \"p\"\nprefab = \"p.prefab.toml\"\nat = [2, 0, 0]\n\
+         rotate = [0, 0, 90]\n",
+    );
+    std::fs::write(
+        dir.path().join("p.prefab.toml"),
+        "format = 1\n[text.label]\ntext = \"I\"\nfont = \"fonts/DejaVuSans.ttf\"\nsize = 0.5\n\
+         at = [1, 0, 0]\n",
+    )
+    .unwrap();
+    let world = build(dir.path(), [8, 8]);
+    let t = &world.texts[0];
+    assert_eq!(t.key, "p/label");
+    let m = glam::Mat4::from_cols_array_2d(&t.world);
+    // The centre: (1, 0, 0) turned to (0, 1, 0), then moved to (2, 1, 0); +X reads along +Y.
+    assert!(
+        (m.w_axis.truncate() - Vec3::new(2.0, 1.0, 0.0)).length() < 1e-5,
+        "{m}"
+    );
+    assert!((m.x_axis.truncate() - Vec3::Y).length() < 1e-5, "{m}");
+    // The I's bar is hit where the block stands, and not where it would stand unplaced.
+    let hits = |p: Vec3| {
+        let ray = Ray::new(p + Vec3::Z, -Vec3::Z);
+        world.trace.accel.closest_hit(&ray, mask::DRAWN).is_some()
+    };
+    assert!(hits(Vec3::new(2.0, 1.0, 0.0)));
+    assert!(!hits(Vec3::new(1.0, 0.0, 0.0)));
+}

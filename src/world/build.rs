@@ -572,9 +572,23 @@ impl World {
             objects.push(record);
         }
 
+        // A text block's frame: its placement's, moved as the movers of the placement and of
+        // everything above it stand at t = 0 (as a static object's is).
+        let text_frame = |key: Option<&str>| -> Mat4 {
+            let mut m = Mat4::IDENTITY;
+            let mut cur = key;
+            for _ in 0..=frames.len() {
+                let Some(k) = cur else { break };
+                if let Some((mv, _)) = moved.get(k) {
+                    m = *mv * m;
+                }
+                cur = frames.get(k).and_then(|f| f.3);
+            }
+            m * frame_of(key)
+        };
         let texts = super::text::build_texts(
             scene,
-            &frame_of,
+            &text_frame,
             filter_glossy,
             super::text::TextSink {
                 tri_meshes: &mut tri_meshes,
