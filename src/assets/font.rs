@@ -173,8 +173,9 @@ impl Font {
             .filter(|s| s.horizontal && !s.variable)
             .collect();
         let u = self.units_per_em;
-        // Each line's glyphs with their x from the line's start, and the line's width.
-        let mut lines: Vec<(Vec<(u16, char, f32)>, f32)> = Vec::new();
+        // Each line's glyphs (glyph, character, x from the line's start), and its width.
+        type Line = (Vec<(u16, char, f32)>, f32);
+        let mut lines: Vec<Line> = Vec::new();
         let mut at = 0usize;
         for line in text.split('\n') {
             let line = line.strip_suffix('\r').unwrap_or(line);
