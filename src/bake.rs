@@ -633,6 +633,7 @@ fn manifest(
         "sun": sun,
         "sky": sky,
         "objects": world.objects,
+        "text": world.texts,
         "not_drawn": world.capabilities,
     })
 }

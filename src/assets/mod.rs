@@ -1,5 +1,5 @@
-//! Asset loading: triangle meshes from glTF 2.0 files ([`load_gltf`]) and equirectangular
-//! Radiance HDR sky maps ([`load_hdr`]).
+//! Asset loading: triangle meshes from glTF 2.0 files ([`load_gltf`]), equirectangular
+//! Radiance HDR sky maps ([`load_hdr`]) and TrueType/OpenType fonts ([`load_font`]).
 //!
 //! Both loaders read untrusted files: every size read from a file is checked before it sizes an
 //! allocation, malformed input is an [`AssetError`], never a panic, and every number handed on is
@@ -14,11 +14,13 @@ use glam::{Mat4, Vec2, Vec3, Vec4};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+pub mod font;
 mod gltf;
 mod hdr;
 mod material;
 mod texture;
 
+pub use self::font::{load_font, Font};
 pub use self::gltf::{load_gltf, SUPPORTED_REQUIRED_EXTENSIONS};
 pub use self::hdr::{load_hdr, MAX_HDR_HEIGHT, MAX_HDR_WIDTH};
 pub use self::material::{GltfMaterial, NormalTexture, DEFAULT_IOR};
@@ -150,6 +152,11 @@ pub enum AssetErrorKind {
     GltfEmpty,
     /// The sky file is not a decodable Radiance HDR image of an accepted size.
     HdrInvalid,
+    /// The `[text] font` file is not a TrueType or OpenType font the reader takes, or a glyph's
+    /// outline cannot be filled.
+    FontInvalid,
+    /// The text holds a character the font has no glyph for, or one that is not drawn.
+    FontGlyph,
 }
 
 impl AssetErrorKind {
@@ -162,6 +169,8 @@ impl AssetErrorKind {
             AssetErrorKind::GltfExtension => "gltf-extension",
             AssetErrorKind::GltfEmpty => "gltf-empty",
             AssetErrorKind::HdrInvalid => "hdr-invalid",
+            AssetErrorKind::FontInvalid => "font-invalid",
+            AssetErrorKind::FontGlyph => "font-glyph",
         }
     }
 }

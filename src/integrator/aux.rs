@@ -87,6 +87,11 @@ impl PathTracer<'_> {
             let material = &self.scene.materials[info.material as usize];
             // Before the first non-delta bounce the path tracer uses the unfiltered BxDF.
             let bsdf = Bsdf::new(s.ng_front, s.ns, wo, &material.bxdf);
+            if info.glow {
+                // Unlit text shows its colour and ends the path, as an emitter does.
+                let albedo = material.emission.clamp(Vec3::ZERO, Vec3::ONE);
+                return Aux::at(albedo, bsdf.shading_normal(), wo);
+            }
             let here = Aux::at(material.bxdf.albedo(), bsdf.shading_normal(), wo);
             if segment + 1 >= max_depth {
                 return here;

@@ -260,6 +260,8 @@ impl PathTracer<'_> {
         // The path has bounced off a diffuse surface: `[trace] filter_glossy` applies from
         // here on (the first hit and a chain of sharp bounces from the camera keep theirs).
         let mut after_diffuse = false;
+        // Every bounce so far was a delta (mirror, glass) one: unlit text is seen (`glow`).
+        let mut specular_chain = true;
         // `[trace] transmissive_shadows` bookkeeping: the segment being traced left a vertex
         // whose next-event estimation sent shadow rays through glass (a non-specular
         // scattering, then only glass transmissions: `from_nee`), and it has crossed glass
@@ -344,6 +346,15 @@ impl PathTracer<'_> {
             }
             // A shadow-only object met by a bounce ray is an occluder with no surface to show.
             if self.scene.accel.instances()[hit.instance as usize].mask & mask::DRAWN == 0 {
+                break;
+            }
+            // Unlit text glows its colour for the camera and along mirror and glass chains from
+            // it, and is no light: it neither lights nor scatters anything (docs/text.md).
+            if info.glow {
+                if specular_chain && !shadowed_already {
+                    let le = self.scene.materials[info.material as usize].emission;
+                    l += self.clamped(beta * le, segment >= 2);
+                }
                 break;
             }
             let material = &self.scene.materials[info.material as usize];
@@ -515,6 +526,7 @@ impl PathTracer<'_> {
             prev = here;
             prev_pdf = bs.pdf;
             prev_specular = bs.specular;
+            specular_chain &= bs.specular;
             after_diffuse |= bs.diffuse;
             segment += 1;
             if segment >= settings.rr_depth {

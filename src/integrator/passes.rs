@@ -57,7 +57,8 @@ impl PathTracer<'_> {
             normal: if n.dot(wo) < 0.0 { -n } else { n },
             albedo: bxdf.albedo(),
             roughness: bxdf.roughness(),
-            object: Some(info.object),
+            // A text block is no object of the scene: no pick, no Cryptomatte object id.
+            object: (info.object != crate::world::text::TEXT_INSTANCE).then_some(info.object),
             material: Some(info.material),
         }
     }
@@ -67,7 +68,10 @@ impl PathTracer<'_> {
     /// depth and pick plates read along the pixel-centre camera ray.
     pub fn first_drawn(&self, ray: &Ray) -> Option<(f32, Option<u32>)> {
         match self.meet(ray, mask::DRAWN, true) {
-            Meet::Surface(h) => Some((h.t, Some(self.scene.instances[h.instance as usize].object))),
+            Meet::Surface(h) => {
+                let object = self.scene.instances[h.instance as usize].object;
+                Some((h.t, (object != crate::world::text::TEXT_INSTANCE).then_some(object)))
+            }
             Meet::Sphere { t, .. } => Some((t, None)),
             Meet::Nothing => None,
         }

@@ -157,11 +157,15 @@ pub enum Code {
     GltfEmpty,
     /// `hdr-invalid`: the loader: an HDR sky is not a valid Radiance file.
     HdrInvalid,
+    /// `font-invalid`: the loader: a font is not a TrueType or OpenType font it reads.
+    FontInvalid,
+    /// `font-glyph`: the loader: a text holds a character its font has no glyph for.
+    FontGlyph,
 }
 
 impl Code {
-    /// Every code: the spec's 29 in its order, then the loader's 6.
-    pub const ALL: [Code; 35] = [
+    /// Every code: the spec's 29 in its order, then the loader's 8.
+    pub const ALL: [Code; 37] = [
         Code::Syntax,
         Code::Unreadable,
         Code::NotUtf8,
@@ -197,6 +201,8 @@ impl Code {
         Code::GltfExtension,
         Code::GltfEmpty,
         Code::HdrInvalid,
+        Code::FontInvalid,
+        Code::FontGlyph,
     ];
 
     /// How many of [`Code::ALL`] the spec names.
@@ -240,6 +246,8 @@ impl Code {
             Code::GltfExtension => "gltf-extension",
             Code::GltfEmpty => "gltf-empty",
             Code::HdrInvalid => "hdr-invalid",
+            Code::FontInvalid => "font-invalid",
+            Code::FontGlyph => "font-glyph",
         }
     }
 

@@ -43,6 +43,9 @@ pub struct Scene {
     pub lights: Vec<Light>,
     /// `[[emitter]]` entries.
     pub emitters: Vec<Emitter>,
+    /// `[text.<name>]` blocks: the scene's and its includes', then each placement's (keyed
+    /// `"<placement key>/<name>"`).
+    pub texts: Vec<Text>,
     /// `[camera]`, when present.
     pub camera: Option<Camera>,
     /// `[sun]`, when present.
@@ -642,6 +645,36 @@ pub struct Emitter {
     pub color: [f32; 3],
     /// Radiates `color * intensity / (π radius²)` W·m⁻²·sr⁻¹.
     pub intensity: f32,
+}
+
+/// `[text.<name>]`: a block of text, defaults filled in.
+#[derive(Clone, Debug, Default)]
+pub struct Text {
+    /// Its key: its table name (a placed block's is `"<placement key>/<name>"`).
+    pub key: String,
+    /// Its id, when written (namespaced when placed).
+    pub id: Option<String>,
+    /// The words; `\n` breaks a line.
+    pub text: String,
+    /// The .ttf or .otf file, relative to the root.
+    pub font: PathBuf,
+    /// Scene units per em, above 0.
+    pub size: f32,
+    /// Linear RGB and alpha, each ≥ 0: unlit text's radiance (W·m⁻²·sr⁻¹ per channel), lit
+    /// text's diffuse albedo; alpha its coverage.
+    pub color: [f32; 4],
+    /// The block's centre, scene units: in the world, or in `parent`'s frame.
+    pub at: [f32; 3],
+    /// Degrees about X, then Y, then Z, as an object's.
+    pub rotate: [f32; 3],
+    /// Shaded by the scene (true), or glowing its colour (false).
+    pub lit: bool,
+    /// Drawn live over the plate (true), or baked into it (false).
+    pub dynamic: bool,
+    /// The placement (a key of [`Scene::groups`]) that placed it, as for [`Light::parent`].
+    pub parent: Option<String>,
+    /// Where the table starts.
+    pub at_loc: Location,
 }
 
 /// `[camera] projection`.

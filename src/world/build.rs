@@ -76,6 +76,8 @@ pub(super) fn asset_code(kind: assets::AssetErrorKind) -> Code {
         assets::AssetErrorKind::GltfExtension => Code::GltfExtension,
         assets::AssetErrorKind::GltfEmpty => Code::GltfEmpty,
         assets::AssetErrorKind::HdrInvalid => Code::HdrInvalid,
+        assets::AssetErrorKind::FontInvalid => Code::FontInvalid,
+        assets::AssetErrorKind::FontGlyph => Code::FontGlyph,
     }
 }
 
@@ -565,10 +567,42 @@ impl World {
                     first_light: None,
                     object: objects.len() as u32,
                     cut,
+                    glow: false,
                 });
             }
             objects.push(record);
         }
+
+        // A text block's frame: its placement's, moved as the movers of the placement and of
+        // everything above it stand at t = 0 (as a static object's is).
+        let text_frame = |key: Option<&str>| -> Mat4 {
+            let mut m = Mat4::IDENTITY;
+            let mut cur = key;
+            for _ in 0..=frames.len() {
+                let Some(k) = cur else { break };
+                if let Some((mv, _)) = moved.get(k) {
+                    m = *mv * m;
+                }
+                cur = frames.get(k).and_then(|f| f.3);
+            }
+            m * frame_of(key)
+        };
+        let texts = super::text::build_texts(
+            scene,
+            &text_frame,
+            filter_glossy,
+            super::text::TextSink {
+                tri_meshes: &mut tri_meshes,
+                shading: &mut shading,
+                instances: &mut instances,
+                infos: &mut infos,
+                materials: &mut materials,
+                cuts: &mut cuts,
+                asset_files: &mut asset_files,
+                capabilities: &mut capabilities,
+                errors: &mut errors,
+            },
+        );
 
         // The sun as this bake resolves it (the analytic sky follows it).
         let sun = scene
@@ -776,6 +810,7 @@ impl World {
             placed_lights,
             sun,
             objects,
+            texts,
             capabilities: {
                 capabilities.sort_by(|a, b| a.what.cmp(&b.what));
                 capabilities

@@ -6,7 +6,8 @@
 //!
 //! Files: this one holds the types; `build.rs` builds the world from the scene, `materials.rs`
 //! turns library materials into models, `gltf_surface.rs` glTF materials drawn as themselves, `sun.rs` resolves the sun and the analytic sky, and
-//! `notes.rs` names what the scene holds that this version does not draw.
+//! `notes.rs` names what the scene holds that this version does not draw, `text.rs` fills
+//! `[text.*]` blocks into triangles.
 
 mod build;
 pub mod gltf_surface;
@@ -15,6 +16,7 @@ mod notes;
 mod sun;
 #[cfg(test)]
 mod tests;
+pub mod text;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -67,10 +69,14 @@ pub struct InstanceInfo {
     pub two_sided: bool,
     /// Index of the light of this instance's triangle 0, when it emits.
     pub first_light: Option<u32>,
-    /// Index into [`World::objects`].
+    /// Index into [`World::objects`]; [`text::TEXT_INSTANCE`] for a text block's instance.
     pub object: u32,
     /// Index into [`TraceScene::cuts`] when clip planes or a cut-out material cut the surface.
     pub cut: Option<u32>,
+    /// Unlit text: its material's emission is seen by camera rays and by chains of mirror and
+    /// glass (delta) bounces from them, and nothing else: no light, no lighting of what a
+    /// diffuse or glossy bounce meets, and no scattering (docs/text.md).
+    pub glow: bool,
 }
 
 /// What cuts parts of an instance's surface away: the object's `clip` planes and the cut-out
@@ -235,6 +241,8 @@ pub struct World {
     pub sun: Option<ResolvedSun>,
     /// Object keys by index, and whether each is in the plate.
     pub objects: Vec<ObjectRecord>,
+    /// Every `[text.*]` block, static and dynamic, as placed (for the manifest).
+    pub texts: Vec<text::TextRecord>,
     /// Notes on what the scene holds that this version does not draw.
     pub capabilities: Vec<Capability>,
     /// Loader warnings (glTF content).

@@ -373,7 +373,8 @@ mod tests {
         assert!(drawn.is_empty(), "{drawn:?}");
     }
 
-    /// An id, a default `casters` and a flat normal change nothing: no note names them.
+    /// An id, a default `casters` and a flat normal change nothing, and text is drawn: no note
+    /// names them.
     #[test]
     fn the_false_alarms_are_gone() {
         let n = notes(&[
@@ -403,7 +404,9 @@ mod tests {
         let w = whats(&n);
         for gone in [
             "content.id",
+            "text",
             "text.id",
+            "text.font",
             "proxy.id",
             "plates.casters",
             "materials.normal",
@@ -412,14 +415,7 @@ mod tests {
         ] {
             assert!(!w.contains(&gone), "{gone} in {w:?}");
         }
-        for kept in [
-            "content",
-            "content.image",
-            "text",
-            "text.font",
-            "plates.proxies",
-            "proxy",
-        ] {
+        for kept in ["content", "content.image", "plates.proxies", "proxy"] {
             assert!(w.contains(&kept), "{kept} not in {w:?}");
         }
     }

@@ -178,6 +178,8 @@ fn asset_codes_keep_their_strings() {
         K::GltfExtension,
         K::GltfEmpty,
         K::HdrInvalid,
+        K::FontInvalid,
+        K::FontGlyph,
     ] {
         assert_eq!(super::build::asset_code(k).as_str(), k.code());
     }

@@ -295,6 +295,33 @@ impl Loader {
             }
         }
 
+        for (i, inst) in insts.iter().enumerate() {
+            for &f in &units[inst.unit].files {
+                for (dkey, name, t0) in entry_tables(m.docs, f, Kind::Text) {
+                    let t = m.eff(i, f, &dkey).unwrap_or(t0);
+                    let v = View {
+                        t,
+                        s: &schema::TEXT,
+                    };
+                    let c = v.vec("color", 4);
+                    scene.texts.push(Text {
+                        key: format!("{}{name}", inst.key_prefix),
+                        id: id_of(i, t0),
+                        text: v.string("text").unwrap_or_default(),
+                        font: v.path("font"),
+                        size: v.f32("size"),
+                        color: [c[0], c[1], c[2], c[3]],
+                        at: v.v3("at"),
+                        rotate: v.v3("rotate"),
+                        lit: v.bool("lit"),
+                        dynamic: v.bool("dynamic"),
+                        parent: group_key(i),
+                        at_loc: loc(f, t0),
+                    });
+                }
+            }
+        }
+
         // The one-file tables: from the file of the scene and its includes that holds each.
         let one = |name: &str| -> Option<Tbl> {
             units[0]

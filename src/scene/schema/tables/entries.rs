@@ -552,13 +552,13 @@ pub static TEXT: TableSchema = entry(
             .m("shaded by the scene, or glowing its colour"),
         k("dynamic", Ty::Bool)
             .db(false)
-            .m("drawn live over a plate, or baked into it"),
+            .m("drawn live over a plate, or baked into it")
+            .uses(Use::Recorded),
         AUTHORING,
     ],
     Kind::Text,
     None,
-)
-.uses(Use::NotYet);
+);
 
 /// `[sound.<name>]`.
 pub static SOUND: TableSchema = entry(
