@@ -9,6 +9,7 @@ use serde_json::json;
 use sha2::{Digest, Sha256};
 
 use crate::denoise::Denoiser;
+use crate::finish;
 use crate::integrator::{self, Plan, Progress, Settings};
 use crate::lights::Light;
 use crate::plates::{self, PlateError, PlateImages};
@@ -138,7 +139,16 @@ pub fn bake(options: &BakeOptions, progress: &dyn Progress) -> Result<BakeReport
             )))
         }
     };
+    // The finish is resolved before anything is rendered: a bad chain is an input error.
+    let chain = finish::resolve(scene.finish.as_ref()).map_err(BakeError::Input)?;
     let world = World::build(&scene, options.size).map_err(|e| BakeError::Input(e.0))?;
+    let mut capabilities = world.capabilities.clone();
+    capabilities.extend(chain.not_drawn.iter().map(|n| Capability {
+        what: n.what.clone(),
+        message: n.message.clone(),
+        at: n.at.clone(),
+        count: 1,
+    }));
 
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.threads.unwrap_or(0))
@@ -197,7 +207,9 @@ pub fn bake(options: &BakeOptions, progress: &dyn Progress) -> Result<BakeReport
     let mut manifest = manifest(&scene, &world, options, samples);
     manifest["sampling"] = sampling_json(options, &rendered);
     manifest["denoise"] = denoise_json;
-    let files = plates::write_plate_folder(&out, &images, manifest).map_err(BakeError::Write)?;
+    manifest["not_drawn"] = json!(capabilities);
+    let files = plates::write_plate_folder_finished(&out, &images, &chain, manifest)
+        .map_err(BakeError::Write)?;
     Ok(BakeReport {
         out,
         files,
@@ -208,7 +220,7 @@ pub fn bake(options: &BakeOptions, progress: &dyn Progress) -> Result<BakeReport
         samples_per_second: samples as f64 / render_seconds,
         rays_per_second: image.rays as f64 / render_seconds,
         warnings: scene.warnings.clone(),
-        capabilities: world.capabilities.clone(),
+        capabilities,
         asset_warnings: world.asset_warnings.clone(),
         dropped_samples: image.dropped,
     })

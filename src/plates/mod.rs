@@ -7,7 +7,7 @@
 //! | --- | --- |
 //! | `beauty.exr` | linear radiance R, G, B (W·m⁻²·sr⁻¹, linear Rec.709) and alpha A, float32, ZIP |
 //! | `depth.exr` | one float32 channel `Z`: planar view-space depth at the pixel centre (scene units) |
-//! | `preview.png` | 8-bit sRGB RGB of the beauty, clamped to [0, 1] |
+//! | `preview.png` | 8-bit sRGB RGB of the beauty finished by the scene's chain (`docs/finish.md`) |
 //! | `samples.exr` | one uint32 channel `N`: camera samples per pixel (only when counts may differ) |
 //! | `manifest.json` | the bake's manifest with a `"files"` object describing the images |
 //!
@@ -28,7 +28,9 @@ use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
 pub use exr_io::{read_exr_rgb, MAX_READ_PIXELS};
-pub use preview::preview_rgb8;
+pub use preview::{encode_rgb8_png, finished_rgb8, preview_rgb8};
+
+use crate::finish::Chain;
 
 /// The name of the beauty image inside a plate folder.
 pub const BEAUTY_FILE: &str = "beauty.exr";
@@ -151,6 +153,17 @@ pub fn write_plate_folder(
     images: &PlateImages,
     manifest: Value,
 ) -> Result<Vec<String>, PlateError> {
+    write_plate_folder_finished(dir, images, &Chain::standard(), manifest)
+}
+
+/// [`write_plate_folder`] with `preview.png` finished by `chain` (the scene's resolved
+/// `[finish]`); the manifest's `"finish"` is set to the chain as [`Chain::to_json`] records it.
+pub fn write_plate_folder_finished(
+    dir: &Path,
+    images: &PlateImages,
+    chain: &Chain,
+    manifest: Value,
+) -> Result<Vec<String>, PlateError> {
     check_images(dir, images)?;
     let Value::Object(mut manifest) = manifest else {
         return Err(PlateError::write(
@@ -165,7 +178,8 @@ pub fn write_plate_folder(
     let encode_error = |name: &str, e: io::Error| PlateError::write(dir.join(name), e);
     let beauty = exr_io::encode_beauty(images).map_err(|e| encode_error(BEAUTY_FILE, e))?;
     let depth = exr_io::encode_depth(images).map_err(|e| encode_error(DEPTH_FILE, e))?;
-    let preview = preview::encode_preview_png(images).map_err(|e| encode_error(PREVIEW_FILE, e))?;
+    let preview =
+        preview::encode_preview_png(images, chain).map_err(|e| encode_error(PREVIEW_FILE, e))?;
     let samples = exr_io::encode_samples(images).map_err(|e| encode_error(SAMPLES_FILE, e))?;
     let denoised = exr_io::encode_denoised(images).map_err(|e| encode_error(DENOISED_FILE, e))?;
 
@@ -197,8 +211,8 @@ pub fn write_plate_folder(
             "width": w,
             "height": h,
             "encoding": "sRGB",
-            "tone_map": "clamp",
-            "description": "the beauty's R, G, B clamped to [0, 1] and encoded with the sRGB transfer function",
+            "finish": "the chain in the manifest's \"finish\"",
+            "description": "the beauty's R, G, B finished by the chain in \"finish\" (a scene without [finish] gets the standard finish: the AgX tone map), clamped to [0, 1], sRGB-encoded and rounded to 8 bits",
             "bytes": preview.len(),
             "sha256": sha256_hex(&preview),
         },
@@ -245,9 +259,10 @@ pub fn write_plate_folder(
             "world-space shading normal (X, Y, Z in R, G, B) at each sample's first non-specular vertex, facing the camera's path, pixel mean, prefiltered by the denoiser; rows top to bottom",
         );
         files[PREVIEW_FILE]["description"] =
-            json!("the denoised beauty's R, G, B clamped to [0, 1] and encoded with the sRGB transfer function");
+            json!("the denoised beauty's R, G, B finished by the chain in \"finish\", clamped to [0, 1], sRGB-encoded and rounded to 8 bits");
     }
     manifest.insert("files".to_owned(), files);
+    manifest.insert("finish".to_owned(), chain.to_json());
     let mut manifest_bytes = serde_json::to_vec_pretty(&Value::Object(manifest)).map_err(|e| {
         PlateError::write(
             dir.join(MANIFEST_FILE),
@@ -483,10 +498,10 @@ mod tests {
         let expected: Vec<[f32; 3]> = images.beauty.iter().map(|p| [p[0], p[1], p[2]]).collect();
         assert_eq!(rgb, expected);
 
-        // The preview decodes to preview_rgb8's pixels.
+        // The preview decodes to the standard finish's pixels.
         let png = image::open(dir.join(PREVIEW_FILE)).unwrap().into_rgb8();
         assert_eq!(png.dimensions(), (37, 23));
-        assert_eq!(png.into_raw(), preview_rgb8(&images));
+        assert_eq!(png.into_raw(), finished_rgb8(&images, &Chain::standard()));
     }
 
     #[test]
