@@ -61,6 +61,7 @@ fn aces_hill(c: [f64; 3]) -> [f64; 3] {
 }
 
 /// AgX as Filament and three.js publish it (GLSL, column by column).
+#[allow(clippy::excessive_precision)] // the published digits, as written
 fn agx_filament(c: [f64; 3]) -> [f64; 3] {
     let to2020 = [
         [0.6274, 0.0691, 0.0164],
@@ -215,7 +216,12 @@ fn tone_maps_match_their_published_definitions() {
     }
     n.start = 0.5;
     assert!(n.map([0.6; 3])[0] < 0.56);
-    assert!(tone::NEUTRAL_START_MAX < 1.0 / 0.76);
+    // The largest start accepted still gives a finite curve inside [0, 1].
+    n.start = tone::NEUTRAL_START_MAX;
+    for x in [0.5, 0.99, 1.0, 4.0, 1e6] {
+        let y = n.map([x; 3]);
+        assert!(y.iter().all(|v| (0.0..=1.0).contains(v)), "{x} → {y:?}");
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -666,4 +672,38 @@ fn a_bake_finishes_its_preview_and_records_the_chain() {
         serde_json::from_slice(&read(&plain, plates::MANIFEST_FILE)).unwrap();
     assert_eq!(m["finish"]["source"], "standard");
     assert_eq!(m["finish"]["passes"][0]["kind"], "agx");
+}
+
+#[test]
+fn the_valid_projects_finish_file_and_passes_resolve() {
+    // The diagnostics corpus's valid project: a finish file with a style not drawn, every
+    // table, and three passes (the last of cel keys, not drawn).
+    let s = scene::load(&repo().join("tests/data/diagnostics/valid/main.scene.toml")).unwrap();
+    let f = s.finish.as_ref().expect("[finish] is in the model");
+    assert_eq!(f.file.as_deref(), Some(Path::new("looks/warm.finish.toml")));
+    assert_eq!(f.passes.len(), 3);
+    assert!(s.files.contains(&PathBuf::from("looks/warm.finish.toml")));
+    let c = finish::resolve(Some(f)).unwrap();
+    assert_eq!(c.file.as_deref(), Some("looks/warm.finish.toml"));
+    assert_eq!((c.seed, c.frame, c.style.as_deref()), (3, 0, Some("film")));
+    // Style film is not drawn (no passes); the file's keys in name order; then the passes.
+    assert_eq!(
+        names(&c),
+        ["bloom", "exposure", "grain", "lut", "tone", "vignette", "warmth", "warmth", "tone"]
+    );
+    assert_eq!(c.not_drawn[0].what, "style \"film\"");
+    let Pass::Bloom(b) = &c.passes[0] else {
+        panic!()
+    };
+    assert_eq!(
+        (b.strength, b.radius, b.kind),
+        (0.2, Some(4), finish::BloomKind::Tent)
+    );
+    assert!(matches!(
+        c.passes[4],
+        Pass::Tone(Tone {
+            kind: ToneKind::Neutral,
+            ..
+        })
+    ));
 }

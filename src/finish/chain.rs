@@ -128,11 +128,11 @@ struct Builder {
 
 /// The pass of the kind `is` picks in `passes`, the latest, or a new one `make` builds,
 /// appended.
-fn tune<'p>(
-    passes: &'p mut Vec<Pass>,
+fn tune(
+    passes: &mut Vec<Pass>,
     is: impl Fn(&Pass) -> bool,
     make: impl FnOnce() -> Pass,
-) -> &'p mut Pass {
+) -> &mut Pass {
     let i = match passes.iter().rposition(is) {
         Some(i) => i,
         None => {
@@ -169,7 +169,9 @@ impl Builder {
             let Pass::Tone(t) = p else { continue };
             if let Some(k) = at("tone").filter(|_| {
                 t.kind == ToneKind::Neutral
-                    && !(t.start > 0.0 && t.start <= super::tone::NEUTRAL_START_MAX)
+                    && (t.start.is_nan()
+                        || t.start <= 0.0
+                        || t.start > super::tone::NEUTRAL_START_MAX)
             }) {
                 self.error(k, "tone.start", format!("tone start = {} is outside (0, {:.4}]: the neutral map's compression must start between black and white", t.start, super::tone::NEUTRAL_START_MAX));
             }
@@ -496,7 +498,7 @@ impl Builder {
             }
             "levels" | "posterize" => {
                 let Some(x) = n else { return };
-                if !(x.round() >= 2.0) {
+                if x.is_nan() || x.round() < 2.0 {
                     self.error(
                         k,
                         &k.name,

@@ -141,8 +141,8 @@ impl Lut {
                 for (dr, wr) in [(0, 1.0 - rf), (1, rf)] {
                     let e = self.at(ri + dr, gi + dg, bi + db);
                     let w = wr * wg * wb;
-                    for k in 0..3 {
-                        out[k] += w * e[k];
+                    for (o, v) in out.iter_mut().zip(e) {
+                        *o += w * v;
                     }
                 }
             }

@@ -213,9 +213,7 @@ fn blur(src: &[[f32; 3]], w: usize, h: usize, k: &[f32], along_x: bool) -> Vec<[
             let mut s = at(0).map(|v| v * k[0]);
             for (i, &wt) in k.iter().enumerate().skip(1) {
                 let (a, b) = (at(i as isize), at(-(i as isize)));
-                for c in 0..3 {
-                    s[c] += wt * (a[c] + b[c]);
-                }
+                s = [0, 1, 2].map(|c| s[c] + wt * (a[c] + b[c]));
             }
             *o = s;
         }
@@ -249,9 +247,8 @@ pub(super) fn pixelate(img: &mut Image, size: u32) {
             let mut sum = [0.0f64; 3];
             for y in by..y1 {
                 for x in bx..x1 {
-                    for c in 0..3 {
-                        sum[c] += img.px[y * w + x][c] as f64;
-                    }
+                    let p = img.px[y * w + x];
+                    sum = [0, 1, 2].map(|c| sum[c] + p[c] as f64);
                 }
             }
             let n = ((x1 - bx) * (y1 - by)) as f64;
@@ -285,10 +282,9 @@ pub(super) fn kuwahara(img: &mut Image, radius: u32) {
             let l = (c[0] * REC709_WEIGHTS[0] + c[1] * REC709_WEIGHTS[1] + c[2] * REC709_WEIGHTS[2])
                 as f64;
             let v = [c[0] as f64, c[1] as f64, c[2] as f64, l, l * l];
-            for k in 0..5 {
-                row[k] += v[k];
-                sat[(y + 1) * sw + x + 1][k] = sat[y * sw + x + 1][k] + row[k];
-            }
+            let above = sat[y * sw + x + 1];
+            row = [0, 1, 2, 3, 4].map(|k| row[k] + v[k]);
+            sat[(y + 1) * sw + x + 1] = [0, 1, 2, 3, 4].map(|k| above[k] + row[k]);
         }
     }
     let sum = |x0: usize, y0: usize, x1: usize, y1: usize| -> [f64; 5] {

@@ -152,13 +152,15 @@ const REC2020_TO_709: [[f32; 3]; 3] = [
     [-0.1246, 1.1329, -0.0083],
     [-0.0182, -0.1006, 1.1187],
 ];
-/// AgX's inset, in Rec.2020.
+/// AgX's inset, in Rec.2020 (the published digits, kept as written).
+#[allow(clippy::excessive_precision)]
 const AGX_INSET: [[f32; 3]; 3] = [
     [0.856_627_15, 0.095_121_24, 0.048_251_606],
     [0.137_318_97, 0.761_241_99, 0.101_439_04],
     [0.111_898_21, 0.076_799_42, 0.811_302_37],
 ];
-/// AgX's outset: the inverse of Blender's outset-inverse matrix.
+/// AgX's outset: the inverse of Blender's outset-inverse matrix (the published digits).
+#[allow(clippy::excessive_precision)]
 const AGX_OUTSET: [[f32; 3]; 3] = [
     [1.127_100_6, -0.110_606_64, -0.016_493_939],
     [-0.141_329_76, 1.157_823_7, -0.016_493_939],
