@@ -10,6 +10,7 @@ use sha2::{Digest, Sha256};
 
 use crate::denoise::Denoiser;
 use crate::film::{self, Image};
+use crate::finish::{self, Chain};
 use crate::integrator::{self, Observer, PathTracer, Plan, Progress, Settings};
 use crate::lights::Light;
 use crate::plates::{self, PlateError, PlateImages};
@@ -190,6 +191,8 @@ fn denoised_images(
 /// The preview's observer: writes a frame after each pass.
 struct Frames<'a> {
     file: PathBuf,
+    /// The scene's finish, so that frames look as `preview.png` will.
+    chain: &'a Chain,
     stop: &'a (dyn Fn() -> bool + Sync),
     denoiser: Option<&'a Denoiser>,
     far: f32,
@@ -211,7 +214,7 @@ impl Observer for Frames<'_> {
                 }
             }
         }
-        if let Err(e) = plates::write_preview_frame(&self.file, &images) {
+        if let Err(e) = plates::write_preview_frame(&self.file, &images, self.chain) {
             self.error = Some(BakeError::Write(e));
             return false;
         }
@@ -270,7 +273,16 @@ pub fn bake_previewed(
             )))
         }
     };
+    // The finish is resolved before anything is rendered: a bad chain is an input error.
+    let chain = finish::resolve(scene.finish.as_ref()).map_err(BakeError::Input)?;
     let world = World::build(&scene, options.size).map_err(|e| BakeError::Input(e.0))?;
+    let mut capabilities = world.capabilities.clone();
+    capabilities.extend(chain.not_drawn.iter().map(|n| Capability {
+        what: n.what.clone(),
+        message: n.message.clone(),
+        at: n.at.clone(),
+        count: 1,
+    }));
 
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.threads.unwrap_or(0))
@@ -281,6 +293,7 @@ pub fn bake_previewed(
     let far = world.camera.far;
     let threads = options.threads.unwrap_or(0);
     let mut frames = preview.map(|p| Frames {
+        chain: &chain,
         file: p.file.clone().unwrap_or_else(|| frame_file(&out)),
         stop: p.stop,
         denoiser: denoiser.as_ref().or(frame_denoiser.as_ref()),
@@ -329,7 +342,8 @@ pub fn bake_previewed(
     let mut manifest = manifest(&scene, &world, options, samples);
     manifest["sampling"] = sampling_json(options, &rendered);
     manifest["denoise"] = denoise_json;
-    let files = plates::write_plate_folder_with(&out, &images, passes.as_ref(), manifest)
+    manifest["not_drawn"] = json!(capabilities);
+    let files = plates::write_plate_folder_with(&out, &images, passes.as_ref(), &chain, manifest)
         .map_err(BakeError::Write)?;
     Ok(BakeReport {
         out,
@@ -341,7 +355,7 @@ pub fn bake_previewed(
         samples_per_second: samples as f64 / render_seconds,
         rays_per_second: image.rays as f64 / render_seconds,
         warnings: scene.warnings.clone(),
-        capabilities: world.capabilities.clone(),
+        capabilities,
         asset_warnings: world.asset_warnings.clone(),
         dropped_samples: image.dropped,
         inputs: scene

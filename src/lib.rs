@@ -17,6 +17,7 @@ pub mod camera;
 pub mod color;
 pub mod denoise;
 pub mod film;
+pub mod finish;
 pub mod geometry;
 pub mod integrator;
 pub mod lights;

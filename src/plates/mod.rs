@@ -7,7 +7,7 @@
 //! | --- | --- |
 //! | `beauty.exr` | linear radiance R, G, B (W·m⁻²·sr⁻¹, linear Rec.709) and alpha A, float32, ZIP |
 //! | `depth.exr` | one float32 channel `Z`: planar view-space depth at the pixel centre (scene units) |
-//! | `preview.png` | 8-bit sRGB RGB of the beauty, clamped to [0, 1] |
+//! | `preview.png` | 8-bit sRGB RGB of the beauty finished by the scene's chain (`docs/finish.md`) |
 //! | `samples.exr` | one uint32 channel `N`: camera samples per pixel (only when counts may differ) |
 //! | `passes.exr` | only with `--passes`: the data passes in one multi-layer EXR ([`PassPlates`], [`write_plate_folder_with`]) |
 //! | `manifest.json` | the bake's manifest with a `"files"` object describing the images |
@@ -32,7 +32,9 @@ use sha2::{Digest, Sha256};
 
 pub use exr_io::{read_exr_rgb, MAX_READ_PIXELS};
 pub use passes::{PassPlates, PASSES_FILE};
-pub use preview::preview_rgb8;
+pub use preview::{encode_rgb8_png, finished_rgb8, preview_rgb8};
+
+use crate::finish::Chain;
 
 /// The name of the beauty image inside a plate folder.
 pub const BEAUTY_FILE: &str = "beauty.exr";
@@ -140,13 +142,17 @@ impl std::error::Error for PlateError {
     }
 }
 
-/// Writes one frame of a progressive preview (`bake --preview`): `images` encoded as
-/// `preview.png` is (the denoised beauty when given), replacing the file at `path`
+/// Writes one frame of a progressive preview (`bake --preview`): `images` finished by
+/// `chain` and encoded as `preview.png` is (the denoised beauty when given), replacing the file at `path`
 /// atomically (a viewer that reloads sees the previous frame or this one). The frame file
 /// lives outside the plate folder, which stays atomic.
-pub fn write_preview_frame(path: &Path, images: &PlateImages) -> Result<(), PlateError> {
+pub fn write_preview_frame(
+    path: &Path,
+    images: &PlateImages,
+    chain: &Chain,
+) -> Result<(), PlateError> {
     check_images(path, images)?;
-    let png = preview::encode_preview_png(images).map_err(|e| PlateError::write(path, e))?;
+    let png = preview::encode_preview_png(images, chain).map_err(|e| PlateError::write(path, e))?;
     atomic::write_file_atomically(path, &png)
 }
 
@@ -165,15 +171,18 @@ pub fn write_plate_folder(
     images: &PlateImages,
     manifest: Value,
 ) -> Result<Vec<String>, PlateError> {
-    write_plate_folder_with(dir, images, None, manifest)
+    write_plate_folder_with(dir, images, None, &Chain::standard(), manifest)
 }
 
-/// [`write_plate_folder`], also writing the data passes as [`PASSES_FILE`] when given
-/// (checked and encoded with the rest before anything is written).
+/// [`write_plate_folder`], with `preview.png` finished by `chain` (the scene's resolved
+/// `[finish]`; the manifest's `"finish"` is set to the chain as [`Chain::to_json`] records
+/// it), also writing the data passes as [`PASSES_FILE`] when given (checked and encoded with
+/// the rest before anything is written).
 pub fn write_plate_folder_with(
     dir: &Path,
     images: &PlateImages,
     passes: Option<&PassPlates>,
+    chain: &Chain,
     manifest: Value,
 ) -> Result<Vec<String>, PlateError> {
     check_images(dir, images)?;
@@ -190,7 +199,8 @@ pub fn write_plate_folder_with(
     let encode_error = |name: &str, e: io::Error| PlateError::write(dir.join(name), e);
     let beauty = exr_io::encode_beauty(images).map_err(|e| encode_error(BEAUTY_FILE, e))?;
     let depth = exr_io::encode_depth(images).map_err(|e| encode_error(DEPTH_FILE, e))?;
-    let preview = preview::encode_preview_png(images).map_err(|e| encode_error(PREVIEW_FILE, e))?;
+    let preview =
+        preview::encode_preview_png(images, chain).map_err(|e| encode_error(PREVIEW_FILE, e))?;
     let samples = exr_io::encode_samples(images).map_err(|e| encode_error(SAMPLES_FILE, e))?;
     let denoised = exr_io::encode_denoised(images).map_err(|e| encode_error(DENOISED_FILE, e))?;
     let pass_bytes = passes
@@ -226,8 +236,8 @@ pub fn write_plate_folder_with(
             "width": w,
             "height": h,
             "encoding": "sRGB",
-            "tone_map": "clamp",
-            "description": "the beauty's R, G, B clamped to [0, 1] and encoded with the sRGB transfer function",
+            "finish": "the chain in the manifest's \"finish\"",
+            "description": "the beauty's R, G, B finished by the chain in \"finish\" (a scene without [finish] gets the standard finish: the AgX tone map), clamped to [0, 1], sRGB-encoded and rounded to 8 bits",
             "bytes": preview.len(),
             "sha256": sha256_hex(&preview),
         },
@@ -274,7 +284,7 @@ pub fn write_plate_folder_with(
             "world-space shading normal (X, Y, Z in R, G, B) at each sample's first non-specular vertex, facing the camera's path, pixel mean, prefiltered by the denoiser; rows top to bottom",
         );
         files[PREVIEW_FILE]["description"] =
-            json!("the denoised beauty's R, G, B clamped to [0, 1] and encoded with the sRGB transfer function");
+            json!("the denoised beauty's R, G, B finished by the chain in \"finish\", clamped to [0, 1], sRGB-encoded and rounded to 8 bits");
     }
     if let (Some(p), Some(bytes)) = (passes, &pass_bytes) {
         files[PASSES_FILE] = json!({
@@ -288,6 +298,7 @@ pub fn write_plate_folder_with(
         });
     }
     manifest.insert("files".to_owned(), files);
+    manifest.insert("finish".to_owned(), chain.to_json());
     let mut manifest_bytes = serde_json::to_vec_pretty(&Value::Object(manifest)).map_err(|e| {
         PlateError::write(
             dir.join(MANIFEST_FILE),
@@ -526,10 +537,10 @@ mod tests {
         let expected: Vec<[f32; 3]> = images.beauty.iter().map(|p| [p[0], p[1], p[2]]).collect();
         assert_eq!(rgb, expected);
 
-        // The preview decodes to preview_rgb8's pixels.
+        // The preview decodes to the standard finish's pixels.
         let png = image::open(dir.join(PREVIEW_FILE)).unwrap().into_rgb8();
         assert_eq!(png.dimensions(), (37, 23));
-        assert_eq!(png.into_raw(), preview_rgb8(&images));
+        assert_eq!(png.into_raw(), finished_rgb8(&images, &Chain::standard()));
     }
 
     #[test]

@@ -1,9 +1,9 @@
-//! The plate's preview: an 8-bit sRGB picture of the beauty for people and golden images.
+//! The plate's preview: an 8-bit sRGB picture of the beauty, finished by the scene's chain
+//! (`crate::finish`), for people; alpha is left out (opaque RGB, the beauty over black).
 //!
-//! Until the finish stage exists, the tone map is the simplest one that is honest about
-//! what it shows: each of R, G, B is clamped to [0, 1], encoded with the sRGB transfer
-//! function (IEC 61966-2-1) and rounded to the nearest of 0..=255. Alpha is left out: the
-//! preview is opaque RGB, as the beauty looks over black.
+//! [`preview_rgb8`] is the plain picture the golden images compare: each of R, G, B clamped
+//! to [0, 1], encoded with the sRGB transfer function (IEC 61966-2-1) and rounded to the
+//! nearest of 0..=255, with no finish, so that a comparison judges the radiance alone.
 
 use std::io;
 
@@ -11,6 +11,7 @@ use image::codecs::png::{CompressionType, FilterType, PngEncoder};
 use image::{ExtendedColorType, ImageEncoder};
 
 use super::PlateImages;
+use crate::finish::Chain;
 
 /// The sRGB transfer function (linear → encoded) of a value in [0, 1].
 fn srgb_encode(linear: f32) -> f32 {
@@ -47,17 +48,29 @@ pub fn preview_rgb8(images: &PlateImages) -> Vec<u8> {
         .collect()
 }
 
-/// The bytes of `preview.png`: 8-bit RGB, no gamma, colour-profile or time chunks (a
-/// reader takes untagged 8-bit PNG as sRGB), default deflate level and adaptive filtering.
-pub(super) fn encode_preview_png(images: &PlateImages) -> io::Result<Vec<u8>> {
+/// The preview's pixels finished by `chain` (sRGB 8-bit RGB, row-major, top row first): the
+/// denoised beauty when the bake denoised, else the beauty.
+pub fn finished_rgb8(images: &PlateImages, chain: &Chain) -> Vec<u8> {
+    let beauty = images
+        .denoised
+        .as_ref()
+        .map_or(&images.beauty, |d| &d.beauty);
+    let rgb: Vec<[f32; 3]> = beauty.iter().map(|p| [p[0], p[1], p[2]]).collect();
+    chain.apply(images.width, images.height, &rgb)
+}
+
+/// The bytes of `preview.png` finished by `chain`: 8-bit RGB, no gamma, colour-profile or
+/// time chunks (a reader takes untagged 8-bit PNG as sRGB), default deflate level and
+/// adaptive filtering.
+pub(super) fn encode_preview_png(images: &PlateImages, chain: &Chain) -> io::Result<Vec<u8>> {
+    encode_rgb8_png(&finished_rgb8(images, chain), images.width, images.height)
+}
+
+/// 8-bit RGB pixels as PNG bytes, as `preview.png` is written.
+pub fn encode_rgb8_png(rgb: &[u8], width: u32, height: u32) -> io::Result<Vec<u8>> {
     let mut bytes = Vec::new();
     PngEncoder::new_with_quality(&mut bytes, CompressionType::Default, FilterType::Adaptive)
-        .write_image(
-            &preview_rgb8(images),
-            images.width,
-            images.height,
-            ExtendedColorType::Rgb8,
-        )
+        .write_image(rgb, width, height, ExtendedColorType::Rgb8)
         .map_err(|e| match e {
             image::ImageError::IoError(e) => e,
             other => io::Error::new(io::ErrorKind::InvalidData, other.to_string()),
@@ -117,7 +130,13 @@ mod tests {
             samples: None,
             denoised: None,
         };
-        let png = encode_preview_png(&images).unwrap();
+        // The clamp finish (an empty chain) shows the radiance as it is.
+        let clamp = Chain {
+            standard: false,
+            passes: Vec::new(),
+            ..Chain::standard()
+        };
+        let png = encode_preview_png(&images, &clamp).unwrap();
         assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
         let decoded = image::load_from_memory(&png).unwrap();
         assert_eq!(decoded.color(), image::ColorType::Rgb8);

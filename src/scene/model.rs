@@ -56,6 +56,8 @@ pub struct Scene {
     pub trace: Option<Trace>,
     /// `[plates]`, when present.
     pub plates: Option<Plates>,
+    /// `[finish]`, when present: its keys as written, for `finish::resolve` to build the chain.
+    pub finish: Option<Finish>,
     /// `[[rig]]` entries: the scene's and its includes', then each placement's (keyed
     /// `"<placement key>/<name>"`). A bake does not draw them; a game picks one.
     pub rigs: Vec<Rig>,
@@ -1022,4 +1024,46 @@ pub struct Plates {
     pub proxies: Option<PathBuf>,
     /// What casts on dynamic objects.
     pub casters: Casters,
+}
+
+/// `[finish]` as written: the base's keys (inline, or the finish file's top level) and each
+/// `[[finish.pass]]`'s. The chain they build is `crate::finish`'s to resolve: the model keeps
+/// what was written, with where, so that the resolver can name a key in a finding.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Finish {
+    /// `file`, relative to the root, when given (then `base` is that file's top level).
+    pub file: Option<PathBuf>,
+    /// The base's keys, in the order written.
+    pub base: Vec<FinishKey>,
+    /// Each `[[finish.pass]]`'s keys, in the order written.
+    pub passes: Vec<Vec<FinishKey>>,
+    /// Where `[finish]` starts.
+    pub at: Location,
+}
+
+/// One finish key as written.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FinishKey {
+    /// The key's name (`exposure`, `bloom`).
+    pub name: String,
+    /// Its value.
+    pub value: FinishValue,
+    /// Where the key is written.
+    pub at: Location,
+}
+
+/// A finish key's value, as TOML wrote it (the checker has already matched it to the key's
+/// type and range).
+#[derive(Clone, Debug, PartialEq)]
+pub enum FinishValue {
+    /// `true` or `false`.
+    Bool(bool),
+    /// An integer or a float.
+    Num(f64),
+    /// A string (`"agx"`, `"#ffcc00"`).
+    Text(String),
+    /// An array of numbers (`[r, g, b]`, a LUT's values).
+    Nums(Vec<f64>),
+    /// A table's keys, in the order written.
+    Table(Vec<(String, FinishValue)>),
 }

@@ -330,6 +330,14 @@ impl Loader {
                 .find_map(|&f| doc_table(m.docs, f).and_then(|t| t.get(name)))
                 .and_then(|n| n.tbl())
         };
+        // The file of the scene and its includes that holds the one-file table `name`.
+        let one_file = |name: &str| -> Option<usize> {
+            units[0]
+                .files
+                .iter()
+                .copied()
+                .find(|&f| doc_table(m.docs, f).is_some_and(|t| t.get(name).is_some()))
+        };
         scene.fallback = units[0]
             .files
             .iter()
@@ -438,6 +446,10 @@ impl Loader {
             });
         }
 
+        if let Some(t) = one("finish") {
+            scene.finish = Some(self.finish_of(m, t, &one_file("finish")));
+        }
+
         if let Some(t) = one("plates") {
             let v = View {
                 t,
@@ -456,6 +468,52 @@ impl Loader {
         scene
     }
     /// The `[[proxy]]` entries of proxies file `pf`, each object rewritten by `key_of`.
+    /// `[finish]` as written: its inline keys or its file's top level, and its passes.
+    fn finish_of(&self, m: &Model, t: Tbl, f: &Option<usize>) -> Finish {
+        let f = f.unwrap_or(0);
+        let keys = |f: usize, t: Tbl, skip: &[&str]| -> Vec<FinishKey> {
+            t.entries()
+                .into_iter()
+                .filter(|(name, _, _)| !skip.contains(name))
+                .filter_map(|(name, ks, node)| {
+                    let head = head_of(&self.ctx, f, t);
+                    Some(FinishKey {
+                        name: name.to_string(),
+                        value: finish_value(node)?,
+                        at: self.ctx.loc(&Sp::or(f, ks, &head)),
+                    })
+                })
+                .collect()
+        };
+        let file = self
+            .named(f, "finish.file")
+            .into_iter()
+            .next()
+            .map(|(_, _, p)| p);
+        let base = match &file {
+            Some(p) => match self.cache.get(p) {
+                Some(Some(ff)) => doc_table(m.docs, *ff)
+                    .map(|top| keys(*ff, top, &[]))
+                    .unwrap_or_default(),
+                _ => Vec::new(),
+            },
+            None => keys(f, t, &["file", "pass"]),
+        };
+        let passes = t
+            .get("pass")
+            .map(|n| n.tables())
+            .unwrap_or_default()
+            .into_iter()
+            .map(|pt| keys(f, pt, &[]))
+            .collect();
+        Finish {
+            file,
+            base,
+            passes,
+            at: self.ctx.loc(&head_of(&self.ctx, f, t)),
+        }
+    }
+
     pub(super) fn proxies_of(
         &self,
         docs: &[Option<ImDocument<String>>],
@@ -577,4 +635,27 @@ pub(super) fn fill_follow_offsets(scene: &mut Scene) {
     for (i, o) in offsets {
         scene.rigs[i].offset = Some(o);
     }
+}
+
+/// A finish key's value as the model holds it; `None` for a shape no finish key takes (the
+/// checker has refused it already).
+fn finish_value(n: Node) -> Option<FinishValue> {
+    if let Some(t) = n.tbl() {
+        return Some(FinishValue::Table(
+            t.entries()
+                .into_iter()
+                .filter_map(|(k, _, v)| Some((k.to_string(), finish_value(v)?)))
+                .collect(),
+        ));
+    }
+    if let Some(b) = n.bool() {
+        return Some(FinishValue::Bool(b));
+    }
+    if let Some(x) = n.num() {
+        return Some(FinishValue::Num(x));
+    }
+    if let Some(s) = n.str() {
+        return Some(FinishValue::Text(s.to_string()));
+    }
+    n.nums().map(FinishValue::Nums)
 }

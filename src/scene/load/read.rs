@@ -377,6 +377,12 @@ impl Loader {
             }
         }
         units[0].extra.extend(proxies_f);
+        // The finish file: read and checked here, its keys taken into the model's `finish`.
+        for f in units[0].files.clone() {
+            for (key, sp, path) in self.named(f, "finish.file") {
+                self.read(&path, FileKind::Finish, Some((sp, key)));
+            }
+        }
         let mut unit_of: HashMap<PathBuf, Option<usize>> = HashMap::new();
         let alone = top == FileKind::Prefab;
         if alone {

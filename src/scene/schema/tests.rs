@@ -368,13 +368,17 @@ fn uses_inherit_down_the_path() {
     assert_eq!(u("haze"), Some(Use::NotYet));
     assert_eq!(u("haze.amount"), Some(Use::NotYet));
     assert_eq!(u("text.id"), Some(Use::Recorded));
-    assert_eq!(u("finish.bloom.strength"), Some(Use::NotYet));
+    assert_eq!(u("finish.bloom.strength"), Some(Use::Drawn));
+    assert_eq!(u("finish.bloom.radii"), Some(Use::NotYet));
+    assert_eq!(u("finish.pass.scanlines"), Some(Use::NotYet));
+    assert_eq!(u("finish.pass.tone"), Some(Use::Drawn));
     assert_eq!(u("materials.dispersion"), Some(Use::NotYet));
     assert_eq!(u("materials.layers.kind"), Some(Use::NotYet));
     assert_eq!(u("materials.roughness"), Some(Use::Drawn));
     assert_eq!(u("sky.layer.turbidity"), Some(Use::Drawn));
     assert_eq!(u("project.name"), Some(Use::Ignored));
-    assert_eq!(u("exposure"), Some(Use::NotYet));
+    assert_eq!(u("exposure"), Some(Use::Drawn));
+    assert_eq!(u("scanlines"), Some(Use::NotYet));
     assert_eq!(u("physics.rate"), Some(Use::Ignored));
     assert_eq!(u("no.such.key"), None);
 }

@@ -44,85 +44,148 @@ const WARMTH_T: &[Ty] = &[Ty::Num, Ty::Table(&WARMTH)];
 
 /// The finish keys: `[finish]` inline, each `[[finish.pass]]`, and a finish file's top level.
 pub const FINISH_KEYS: &[Key] = &[
-    k("aberration", NUM).m("chromatic aberration"),
-    k("angle", NUM).u("degrees").m("the halftone screen angle"),
+    k("aberration", NUM)
+        .m("chromatic aberration")
+        .uses(Use::NotYet),
+    k("angle", NUM)
+        .u("degrees")
+        .m("the halftone screen angle")
+        .uses(Use::NotYet),
     k("black", NUM).m("the black level"),
-    k("black_threshold", NUM).m("modern comic: black threshold"),
+    k("black_threshold", NUM)
+        .m("modern comic: black threshold")
+        .uses(Use::NotYet),
     k("bloom", Ty::OneOf(BLOOM_T)).m("the bloom's strength, or its table"),
-    k("cavity", NUM).m("cavity shading's strength"),
-    k("cavity_distance", NUM).m("cavity shading's distance"),
-    k("cel_bands", NUM).r(WHOLE).m("cel shading's bands"),
-    k("cel_shadow", NUM).m("cel shading's shadow"),
-    k("cel_softness", NUM).m("cel shading's softness"),
-    k("cel_spec", NUM).m("cel shading's specular"),
-    k("cel_spec_roughness", NUM).m("cel shading's specular roughness"),
-    k("cel_spec_threshold", NUM).m("cel shading's specular threshold"),
-    k("cel_threshold", NUM).m("cel shading's threshold"),
+    k("cavity", NUM)
+        .m("cavity shading's strength")
+        .uses(Use::NotYet),
+    k("cavity_distance", NUM)
+        .m("cavity shading's distance")
+        .uses(Use::NotYet),
+    k("cel_bands", NUM)
+        .r(WHOLE)
+        .m("cel shading's bands")
+        .uses(Use::NotYet),
+    k("cel_shadow", NUM)
+        .m("cel shading's shadow")
+        .uses(Use::NotYet),
+    k("cel_softness", NUM)
+        .m("cel shading's softness")
+        .uses(Use::NotYet),
+    k("cel_spec", NUM)
+        .m("cel shading's specular")
+        .uses(Use::NotYet),
+    k("cel_spec_roughness", NUM)
+        .m("cel shading's specular roughness")
+        .uses(Use::NotYet),
+    k("cel_spec_threshold", NUM)
+        .m("cel shading's specular threshold")
+        .uses(Use::NotYet),
+    k("cel_threshold", NUM)
+        .m("cel shading's threshold")
+        .uses(Use::NotYet),
     k("contrast", NUM).m("contrast"),
     k("crease_angle", NUM)
         .u("degrees")
-        .m("the outline's crease angle"),
+        .m("the outline's crease angle")
+        .uses(Use::NotYet),
     k("crush", NUM).m("noir: black crush"),
-    k("curvature", NUM).m("screen curvature"),
-    k("darkening", NUM).m("watercolour edge darkening"),
-    k("dither", Ty::OneOf(&[Ty::Bool, Ty::Num])).m("dither amplitude; true is 1, false is 0"),
-    k("dither_kind", Ty::Enum(&["blue", "ordered"])).m("the one-bit dither pattern"),
-    k("distortion", NUM).m("lens distortion"),
-    k("dot", NUM).m("the halftone cell size"),
-    k("dust", NUM).m("film dust"),
+    k("curvature", NUM).m("screen curvature").uses(Use::NotYet),
+    k("darkening", NUM)
+        .m("watercolour edge darkening")
+        .uses(Use::NotYet),
+    k("dither", Ty::OneOf(&[Ty::Bool, Ty::Num]))
+        .u("8-bit code steps")
+        .m("dither amplitude; true is 1, false is 0"),
+    k("dither_kind", Ty::Enum(&["blue", "ordered"]))
+        .m("the one-bit dither pattern")
+        .uses(Use::NotYet),
+    k("distortion", NUM).m("lens distortion").uses(Use::NotYet),
+    k("dot", NUM).m("the halftone cell size").uses(Use::NotYet),
+    k("dust", NUM).m("film dust").uses(Use::NotYet),
     k("encode", Ty::Bool).m("true adds the encode pass"),
-    k("exposure", NUM).m("exposure"),
-    k("flicker", NUM).m("film flicker"),
-    k("focus", NUM).m("tilt-shift focus"),
+    k("exposure", NUM).u("stops").m("exposure: × 2^exposure"),
+    k("flicker", NUM).m("film flicker").uses(Use::NotYet),
+    k("focus", NUM).m("tilt-shift focus").uses(Use::NotYet),
     k("frame", Ty::UInt).m("the frame for animated passes"),
     k("gain", NUM).m("ACES tone gain"),
     k("grain", Ty::OneOf(GRAIN_T)).m("the grain's strength, or its table"),
-    k("halation", NUM).m("halation strength"),
+    k("halation", NUM).m("halation strength").uses(Use::NotYet),
     k("highlight", COLOUR).m("duotone highlight"),
-    k("highlight_threshold", NUM).m("modern comic: highlight threshold"),
-    k("ink", Ty::OneOf(&[Ty::Num, Ty::Hex, Ty::Vec(3)])).m("comic ink, or a halftone ink colour"),
-    k("interior_line_strength", NUM).m("modern comic: interior lines"),
+    k("highlight_threshold", NUM)
+        .m("modern comic: highlight threshold")
+        .uses(Use::NotYet),
+    k("ink", Ty::OneOf(&[Ty::Num, Ty::Hex, Ty::Vec(3)]))
+        .m("comic ink, or a halftone ink colour")
+        .uses(Use::NotYet),
+    k("interior_line_strength", NUM)
+        .m("modern comic: interior lines")
+        .uses(Use::NotYet),
     k("keep", COLOUR).m("noir: the colour kept"),
     k("keep_range", NUM).m("noir: how much of it"),
     k("levels", NUM).m("posterize (or comic) levels"),
-    k("line_weight", NUM).m("modern comic: line weight"),
+    k("line_weight", NUM)
+        .m("modern comic: line weight")
+        .uses(Use::NotYet),
     k("lut", Ty::Table(&LUT)).m("a colour lookup table"),
-    k("mask", NUM).m("aperture grille"),
-    k("outline", Ty::OneOf(OUTLINE_T)).m("the outline on or off, or its table"),
-    k("outline_alpha", NUM).m("the outline's opacity"),
-    k("outline_color", COLOUR).m("the outline's colour"),
-    k("outline_thickness", NUM).m("the outline's thickness"),
-    k("palette", Ty::Bool).m("pixel art: palette on or off"),
-    k("paper_grain", NUM).m("paper (or watercolour) grain strength"),
+    k("mask", NUM).m("aperture grille").uses(Use::NotYet),
+    k("outline", Ty::OneOf(OUTLINE_T))
+        .m("the outline on or off, or its table")
+        .uses(Use::NotYet),
+    k("outline_alpha", NUM)
+        .m("the outline's opacity")
+        .uses(Use::NotYet),
+    k("outline_color", COLOUR)
+        .m("the outline's colour")
+        .uses(Use::NotYet),
+    k("outline_thickness", NUM)
+        .m("the outline's thickness")
+        .uses(Use::NotYet),
+    k("palette", Ty::Bool)
+        .m("pixel art: palette on or off")
+        .uses(Use::NotYet),
+    k("paper_grain", NUM)
+        .m("paper (or watercolour) grain strength")
+        .uses(Use::NotYet),
     k("pixel", Ty::UInt)
         .u("pixels")
         .m("the pixel size; 0 reads as 1"),
     k("posterize", NUM).m("the same as levels"),
     k("radius", NUM).m("the radius of the bloom, kuwahara, halation, neon or tilt-shift pass"),
-    k("rim", NUM).m("rim light strength"),
-    k("rim_color", COLOUR).m("rim light colour"),
-    k("rim_width", NUM).m("rim light width"),
+    k("rim", NUM).m("rim light strength").uses(Use::NotYet),
+    k("rim_color", COLOUR)
+        .m("rim light colour")
+        .uses(Use::NotYet),
+    k("rim_width", NUM).m("rim light width").uses(Use::NotYet),
     k("saturation", NUM).m("saturation"),
-    k("saturation_lift", NUM).m("modern comic: saturation lift"),
-    k("scale", NUM).m("paper grain or watercolour scale"),
-    k("scanlines", NUM).m("scanline strength"),
-    k("scratches", Ty::OneOf(SCRATCHES_T)).m("the scratches' strength, or their table"),
+    k("saturation_lift", NUM)
+        .m("modern comic: saturation lift")
+        .uses(Use::NotYet),
+    k("scale", NUM)
+        .m("paper grain or watercolour scale")
+        .uses(Use::NotYet),
+    k("scanlines", NUM).m("scanline strength").uses(Use::NotYet),
+    k("scratches", Ty::OneOf(SCRATCHES_T))
+        .m("the scratches' strength, or their table")
+        .uses(Use::NotYet),
     k("seed", Ty::UInt).m("the chain's seed"),
     k("sepia", NUM).m("sepia"),
     k("shadow", COLOUR).m("duotone shadow"),
     k("style", Ty::Enum(STYLES)).m("a style's passes first"),
     k("tape", Ty::OneOf(TAPE_T))
         .r(ge(0.0))
-        .m("a tape look: a direction, a strength or its table"),
+        .m("a tape look: a direction, a strength or its table")
+        .uses(Use::NotYet),
     k("threshold", NUM).m("bloom threshold"),
-    k("tilt_range", NUM).m("tilt-shift range"),
+    k("tilt_range", NUM).m("tilt-shift range").uses(Use::NotYet),
     k("tone", Ty::OneOf(TONE_T)).m("the tone map"),
     k("tone_steps", NUM)
         .r(within(3.0, 5.0))
-        .m("modern comic tone steps"),
+        .m("modern comic tone steps")
+        .uses(Use::NotYet),
     k("vignette", Ty::OneOf(VIGNETTE_T)).m("the vignette's strength, or its table"),
     k("warmth", Ty::OneOf(WARMTH_T)).m("the warmth's amount, or its table"),
-    k("weave", NUM).m("film weave"),
+    k("weave", NUM).m("film weave").uses(Use::NotYet),
     k("weights", V3).m("black-and-white or saturation weights"),
 ];
 
@@ -135,32 +198,43 @@ pub static FINISH: TableSchema = TableSchema {
     ],
     entry: None,
     rule: Some(Rule::Finish),
-    bake: Some(Use::NotYet),
+    bake: None,
 };
 
 /// `[[finish.pass]]`.
-pub static FINISH_PASS: TableSchema = tr(FINISH_KEYS, Rule::FinishPass).uses(Use::NotYet);
+pub static FINISH_PASS: TableSchema = tr(FINISH_KEYS, Rule::FinishPass);
 
 /// A finish file's top level: the finish keys and nothing else.
-pub static FINISH_FILE: TableSchema = t(FINISH_KEYS).uses(Use::NotYet);
+pub static FINISH_FILE: TableSchema = t(FINISH_KEYS);
 
 /// `bloom = { … }`.
 pub static BLOOM: TableSchema = t(&[
     k("strength", NUM).m("the bloom's strength"),
     k("threshold", NUM).m("the luminance it starts at"),
     k("knee", NUM).m("the threshold's knee"),
-    k("knee_width", NUM).m("the knee's width"),
-    k("soft", NUM).m("the threshold's softness"),
-    k("sigma", NUM).m("the blur's width"),
+    k("knee_width", NUM).m("the knee's width").uses(Use::NotYet),
+    k("soft", NUM)
+        .m("the threshold's softness")
+        .uses(Use::NotYet),
+    k("sigma", NUM)
+        .u("pixels")
+        .m("the Gaussian blur's standard deviation"),
     k("clamp", NUM).m("the brightest input"),
-    k("unit", NUM).m("the size unit"),
+    k("unit", NUM).m("the size unit").uses(Use::NotYet),
     k("radius", NUM).r(WHOLE).u("pixels").m("the blur's radius"),
     k("down", NUM)
         .r(WHOLE)
-        .m("the downsampling factor; 0 reads as 1"),
-    k("linear_taps", Ty::Bool).m("linear-filtered taps"),
-    k("radii", Ty::Vec(4)).m("the four levels' radii"),
-    k("gains", Ty::Vec(4)).m("the four levels' gains"),
+        .m("the downsampling factor; 0 reads as 1")
+        .uses(Use::NotYet),
+    k("linear_taps", Ty::Bool)
+        .m("linear-filtered taps")
+        .uses(Use::NotYet),
+    k("radii", Ty::Vec(4))
+        .m("the four levels' radii")
+        .uses(Use::NotYet),
+    k("gains", Ty::Vec(4))
+        .m("the four levels' gains")
+        .uses(Use::NotYet),
     k("kind", Ty::Enum(&["box", "rings", "tent"])).m("box, rings or tent"),
 ]);
 /// `grain = { … }`.

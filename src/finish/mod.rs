@@ -1,0 +1,341 @@
+//! The finish: the chain of post passes that turns the beauty's radiance into the preview's
+//! picture. A stage between the film and the plates: it reads the scene's `[finish]` (through
+//! [`resolve`]) and the plate's images, and the plates call [`Chain::apply`] to make
+//! `preview.png`. `beauty.exr` is never finished: it stays the radiance a live renderer
+//! composites, and the manifest's `"finish"` ([`Chain::to_json`]) tells that renderer the
+//! chain to apply after compositing.
+//!
+//! What each pass does, its units and defaults, and the order rules are in `docs/finish.md`.
+
+mod chain;
+mod noise;
+mod ops;
+mod spatial;
+mod styles;
+pub mod tone;
+
+use rayon::prelude::*;
+use serde_json::{json, Value};
+
+use crate::scene::Location;
+
+pub use chain::{resolve, STANDARD_TONE};
+pub use noise::NoiseKey;
+pub use ops::{srgb_decode, srgb_encode, Lut, Warmth, WarmthKind};
+pub use spatial::{Bloom, BloomKind, Vignette, VignetteKind};
+pub use styles::DRAWN_STYLES;
+pub use tone::{Tone, ToneKind};
+
+/// Rec.709 luminance weights: the default `weights`.
+pub const REC709_WEIGHTS: [f32; 3] = [0.2126, 0.7152, 0.0722];
+
+/// One pass of the chain, with its parameters resolved.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Pass {
+    /// `exposure`: × 2^stops.
+    Exposure {
+        /// Stops (EV).
+        stops: f32,
+    },
+    /// `contrast`: a power about middle grey, 0 is none.
+    Contrast {
+        /// The power's excess over 1.
+        amount: f32,
+    },
+    /// `saturation`: the distance from grey scaled, 1 is none.
+    Saturation {
+        /// The factor.
+        factor: f32,
+        /// The grey's weights.
+        weights: [f32; 3],
+    },
+    /// `warmth`: a white balance toward amber (positive) or blue (negative).
+    Warmth(Warmth),
+    /// `vignette`: the corners darkened.
+    Vignette(Vignette),
+    /// `bloom`: the bright parts blurred and added back.
+    Bloom(Bloom),
+    /// `grain`: film grain, noise that grows with the square root of the luminance.
+    Grain {
+        /// Its strength: the noise's amplitude at luminance 1.
+        strength: f32,
+        /// The power of the luminance the amplitude follows (0.5: photon shot noise).
+        response: f32,
+        /// Clamps the result to [0, 1].
+        clamp: bool,
+    },
+    /// `dither`: triangular noise of ± `amplitude` 8-bit code steps, on the encoded signal.
+    Dither {
+        /// 8-bit code steps.
+        amplitude: f32,
+    },
+    /// `lut`: a 3D colour lookup table, trilinear.
+    Lut(Lut),
+    /// `tone`: a tone map.
+    Tone(Tone),
+    /// `encode = true`: the sRGB transfer function; passes after it see encoded values.
+    Encode,
+    /// `black`: the black level lifted: v ↦ black + (1 − black) · v.
+    Black {
+        /// The level.
+        level: f32,
+    },
+    /// `sepia`: the sepia matrix mixed in.
+    Sepia {
+        /// 0 none, 1 all.
+        amount: f32,
+    },
+    /// Style `bw` (or `weights` alone): grey by `weights`.
+    Mono {
+        /// The grey's weights.
+        weights: [f32; 3],
+    },
+    /// `posterize` / `levels`: each encoded channel rounded to `levels` values.
+    Posterize {
+        /// At least 2.
+        levels: u32,
+    },
+    /// `pixel`: the image in blocks of `size` × `size` pixels, each its mean.
+    Pixel {
+        /// Pixels; 1 is none.
+        size: u32,
+    },
+    /// `shadow`, `highlight`: the luminance mapped from one colour to the other.
+    Duotone {
+        /// At luminance 0, linear RGB.
+        shadow: [f32; 3],
+        /// At luminance 1, linear RGB.
+        highlight: [f32; 3],
+    },
+    /// `radius` without another pass to tune: the Kuwahara filter.
+    Kuwahara {
+        /// Pixels: each quadrant is (radius + 1)².
+        radius: u32,
+    },
+    /// Style `noir`: grey, blacks crushed, one colour kept.
+    Noir {
+        /// The grey's weights.
+        weights: [f32; 3],
+        /// `crush`: the level below which all is black (linear).
+        crush: f32,
+        /// `keep`: the colour kept, linear RGB, when given.
+        keep: Option<[f32; 3]>,
+        /// `keep_range`: how far in hue (0 to 1 of a half turn) from `keep` colour stays.
+        keep_range: f32,
+    },
+}
+
+impl Pass {
+    /// The pass's name in the manifest.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Pass::Exposure { .. } => "exposure",
+            Pass::Contrast { .. } => "contrast",
+            Pass::Saturation { .. } => "saturation",
+            Pass::Warmth(_) => "warmth",
+            Pass::Vignette(_) => "vignette",
+            Pass::Bloom(_) => "bloom",
+            Pass::Grain { .. } => "grain",
+            Pass::Dither { .. } => "dither",
+            Pass::Lut(_) => "lut",
+            Pass::Tone(_) => "tone",
+            Pass::Encode => "encode",
+            Pass::Black { .. } => "black",
+            Pass::Sepia { .. } => "sepia",
+            Pass::Mono { .. } => "bw",
+            Pass::Posterize { .. } => "posterize",
+            Pass::Pixel { .. } => "pixel",
+            Pass::Duotone { .. } => "duotone",
+            Pass::Kuwahara { .. } => "kuwahara",
+            Pass::Noir { .. } => "noir",
+        }
+    }
+
+    /// The pass and its parameters, for the manifest.
+    pub fn to_json(&self) -> Value {
+        let mut v = match self {
+            Pass::Exposure { stops } => json!({ "stops": stops }),
+            Pass::Contrast { amount } => json!({ "amount": amount, "pivot_linear": 0.18 }),
+            Pass::Saturation { factor, weights } => {
+                json!({ "factor": factor, "weights": weights })
+            }
+            Pass::Warmth(w) => w.to_json(),
+            Pass::Vignette(v) => v.to_json(),
+            Pass::Bloom(b) => b.to_json(),
+            Pass::Grain {
+                strength,
+                response,
+                clamp,
+            } => json!({ "strength": strength, "response": response, "clamp": clamp }),
+            Pass::Dither { amplitude } => {
+                json!({ "amplitude": amplitude, "unit": "8-bit code steps, triangular" })
+            }
+            Pass::Lut(l) => {
+                json!({ "size": l.size, "values": l.values, "order": "red fastest, then green, then blue" })
+            }
+            Pass::Tone(t) => match t.kind {
+                ToneKind::Aces => json!({ "kind": "aces", "gain": t.gain }),
+                ToneKind::Agx => json!({ "kind": "agx" }),
+                ToneKind::Neutral => {
+                    json!({ "kind": "neutral", "start": t.start, "clamp": t.clamp })
+                }
+            },
+            Pass::Encode => json!({ "transfer": "sRGB (IEC 61966-2-1)" }),
+            Pass::Black { level } => json!({ "level": level }),
+            Pass::Sepia { amount } => json!({ "amount": amount }),
+            Pass::Mono { weights } => json!({ "weights": weights }),
+            Pass::Posterize { levels } => json!({ "levels": levels }),
+            Pass::Pixel { size } => json!({ "size": size }),
+            Pass::Duotone { shadow, highlight } => {
+                json!({ "shadow": shadow, "highlight": highlight })
+            }
+            Pass::Kuwahara { radius } => json!({ "radius": radius }),
+            Pass::Noir {
+                weights,
+                crush,
+                keep,
+                keep_range,
+            } => {
+                json!({ "weights": weights, "crush": crush, "keep": keep, "keep_range": keep_range })
+            }
+        };
+        v["pass"] = json!(self.name());
+        v
+    }
+}
+
+/// Something a finish holds that this version does not draw: named in the bake's notes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NotDrawn {
+    /// The key or style, in the format's words (`scanlines`, `style "crt"`).
+    pub what: String,
+    /// The note.
+    pub message: String,
+    /// Where it is written.
+    pub at: Location,
+}
+
+/// The resolved chain: the passes in the order they apply, and what they draw with.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Chain {
+    /// The passes, in order.
+    pub passes: Vec<Pass>,
+    /// `seed`: the grain's and dither's seed.
+    pub seed: u64,
+    /// `frame`: the frame animated passes draw.
+    pub frame: u64,
+    /// `style`, when given.
+    pub style: Option<String>,
+    /// The finish file, when `[finish] file` named one (root-relative).
+    pub file: Option<String>,
+    /// Whether this is the engine's standard finish (the scene has no `[finish]`).
+    pub standard: bool,
+    /// What the finish holds that is not drawn.
+    pub not_drawn: Vec<NotDrawn>,
+}
+
+impl Chain {
+    /// The engine's standard finish, for a scene without `[finish]`: the AgX tone map, then
+    /// the sRGB encoding.
+    pub fn standard() -> Chain {
+        Chain {
+            passes: vec![Pass::Tone(Tone::of(STANDARD_TONE))],
+            seed: 0,
+            frame: 0,
+            style: None,
+            file: None,
+            standard: true,
+            not_drawn: Vec::new(),
+        }
+    }
+
+    /// Whether the chain holds its own encode pass (else the writer encodes at the end).
+    pub fn encodes(&self) -> bool {
+        self.passes.contains(&Pass::Encode)
+    }
+
+    /// The chain as the manifest records it, for a live renderer to apply the same.
+    pub fn to_json(&self) -> Value {
+        json!({
+            "source": if self.standard { "standard" } else if self.file.is_some() { "file" } else { "scene" },
+            "file": self.file,
+            "style": self.style,
+            "seed": self.seed,
+            "frame": self.frame,
+            "passes": self.passes.iter().map(Pass::to_json).collect::<Vec<_>>(),
+            "input": "the beauty (the denoised beauty when the bake denoised): linear Rec.709 radiance, W/(m^2 sr)",
+            "output": if self.encodes() {
+                "the last pass's values, clamped to [0, 1] and rounded to 8 bits"
+            } else {
+                "the last pass's values, clamped to [0, 1], encoded with the sRGB transfer function (IEC 61966-2-1) and rounded to 8 bits"
+            },
+            "not_drawn": self.not_drawn.iter().map(|n| json!({ "what": n.what, "message": n.message })).collect::<Vec<_>>(),
+        })
+    }
+
+    /// Applies the chain to `rgb` (`width × height` linear Rec.709 pixels, row-major from the
+    /// top row), and returns the preview's 8-bit sRGB
+    /// pixels: three bytes each, row-major from the top row. Never writes NaN: a non-finite
+    /// value a pass makes reads as black.
+    pub fn apply(&self, width: u32, height: u32, rgb: &[[f32; 3]]) -> Vec<u8> {
+        let mut img = Image {
+            width: width as usize,
+            height: height as usize,
+            px: rgb.to_vec(),
+        };
+        let mut encoded = false;
+        for (i, pass) in self.passes.iter().enumerate() {
+            let key = NoiseKey {
+                seed: self.seed,
+                frame: self.frame,
+                pass: i as u32,
+            };
+            match pass {
+                Pass::Encode => {
+                    if !encoded {
+                        img.map(|_, c| c.map(srgb_encode));
+                        encoded = true;
+                    }
+                }
+                Pass::Vignette(v) => spatial::vignette(&mut img, v),
+                Pass::Bloom(b) => spatial::bloom(&mut img, b),
+                Pass::Pixel { size } => spatial::pixelate(&mut img, *size),
+                Pass::Kuwahara { radius } => spatial::kuwahara(&mut img, *radius),
+                p => {
+                    let w = img.width;
+                    img.map(|i, c| ops::pixel(p, c, encoded, &key, (i % w) as u32, (i / w) as u32))
+                }
+            }
+        }
+        let to8 = |v: f32| -> u8 {
+            if !v.is_finite() {
+                return if v == f32::INFINITY { 255 } else { 0 };
+            }
+            let e = if encoded {
+                v
+            } else {
+                srgb_encode(v.clamp(0.0, 1.0))
+            };
+            // Clamped to [0, 1], so the rounded product lies in [0, 255] and the cast is exact.
+            (e.clamp(0.0, 1.0) * 255.0).round() as u8
+        };
+        img.px.iter().flat_map(|c| c.map(to8)).collect()
+    }
+}
+
+/// A working image: linear (or, after the encode pass, encoded) RGB, row-major from the top.
+pub(crate) struct Image {
+    pub(crate) width: usize,
+    pub(crate) height: usize,
+    pub(crate) px: Vec<[f32; 3]>,
+}
+
+impl Image {
+    /// Maps each pixel by its index, in parallel (each pixel on its own: any order is the same).
+    fn map(&mut self, f: impl Fn(usize, [f32; 3]) -> [f32; 3] + Sync) {
+        self.px
+            .par_iter_mut()
+            .enumerate()
+            .for_each(|(i, c)| *c = f(i, *c));
+    }
+}
