@@ -5,11 +5,12 @@
 //! tracing lives here, so the integrator never looks back at the scene or the files.
 //!
 //! Files: this one holds the types; `build.rs` builds the world from the scene, `materials.rs`
-//! turns library materials into models, `gltf_surface.rs` glTF materials drawn as themselves, `sun.rs` resolves the sun and the analytic sky, and
+//! turns library materials into models, `gltf_surface.rs` glTF materials drawn as themselves, `sun.rs` resolves the sun and the analytic sky, `haze.rs` the `[haze]` medium, and
 //! `notes.rs` names what the scene holds that this version does not draw.
 
 mod build;
 pub mod gltf_surface;
+mod haze;
 mod materials;
 mod notes;
 mod sun;
@@ -211,6 +212,9 @@ pub struct TraceScene {
     pub sphere_tree: SphereTree,
     /// Indices of lights at infinity (sky, sun disk) an escaping ray sees.
     pub infinite: Vec<u32>,
+    /// The `[haze]` box, when the scene has one that is not clear: rays scatter in it and
+    /// light through it is attenuated. `None` costs the path loop nothing.
+    pub medium: Option<crate::media::Medium>,
 }
 
 /// The render-ready scene: what rays read ([`TraceScene`]), the camera, and what the bake
