@@ -109,7 +109,7 @@ impl PathTracer<'_> {
             return Vec3::ZERO;
         }
         let f = medium.phase.p(d_in, ls.wi);
-        if !(f > 0.0) {
+        if f.is_nan() || f <= 0.0 {
             return Vec3::ZERO;
         }
         let casts = match light {

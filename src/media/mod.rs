@@ -65,7 +65,8 @@ pub enum Flight {
 impl Medium {
     /// Whether σt is above 0 somewhere in the box.
     pub fn is_clear(&self) -> bool {
-        !(self.density.majorant() > 0.0)
+        let m = self.density.majorant();
+        m.is_nan() || m <= 0.0
     }
 
     /// The part `[t0, t1]` of the segment `o + t·d`, `t` in `[0, t_max]` (`d` unit), inside
@@ -99,7 +100,7 @@ impl Medium {
             return Flight::Pass;
         };
         let maj = self.density.majorant();
-        if !(maj > 0.0) {
+        if maj.is_nan() || maj <= 0.0 {
             return Flight::Pass;
         }
         if self.density.is_uniform() {
@@ -139,7 +140,7 @@ impl Medium {
             return 1.0;
         };
         let maj = self.density.majorant();
-        if !(maj > 0.0) {
+        if maj.is_nan() || maj <= 0.0 {
             return 1.0;
         }
         if self.density.is_uniform() {
