@@ -22,6 +22,7 @@ pub mod geometry;
 pub mod integrator;
 pub mod lights;
 pub mod materials;
+pub mod media;
 pub mod plates;
 pub mod report;
 pub mod sampling;

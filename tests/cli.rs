@@ -246,8 +246,9 @@ fn an_unwritable_output_is_exit_3() {
 
 #[test]
 fn what_is_not_drawn_is_named() {
-    let text =
-        format!("{SCENE}\n[haze]\nlo = [0.0, 0.0, 0.0]\nhi = [1.0, 1.0, 1.0]\namount = 0.5\n");
+    let text = format!(
+        "{SCENE}\n[haze]\nlo = [0.0, 0.0, 0.0]\nhi = [1.0, 1.0, 1.0]\namount = 0.5\nreach = 5.0\n"
+    );
     let p = project(&text);
     let out = p.path().join("o");
     let o = bake(&[
@@ -262,13 +263,13 @@ fn what_is_not_drawn_is_named() {
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(
-        stderr(&o).contains("[haze] is not rendered yet"),
+        stderr(&o).contains("haze.reach is not rendered yet"),
         "{}",
         stderr(&o)
     );
     let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     let caps = report["report"]["capabilities"].as_array().unwrap();
-    assert!(caps.iter().any(|c| c["what"] == "haze"), "{caps:?}");
+    assert!(caps.iter().any(|c| c["what"] == "haze.reach"), "{caps:?}");
 }
 
 #[test]

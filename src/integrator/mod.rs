@@ -16,6 +16,7 @@ mod guide;
 mod passes;
 mod query;
 mod render;
+mod volume;
 
 pub use aux::Aux;
 
@@ -31,6 +32,7 @@ use crate::color::luminance;
 use crate::geometry::Ray;
 use crate::lights::{Light, LightChoice, LightContext};
 use crate::materials::{Bsdf, Bxdfs};
+use crate::media::Flight;
 use crate::sampling::sampler::PixelSampler;
 use crate::sampling::Distribution1D;
 use crate::world::{mask, TraceScene};
@@ -296,6 +298,62 @@ impl PathTracer<'_> {
                 beta *= beer_lambert(medium, t * ray.d.length());
             }
             let shadowed_already = from_nee && via_glass;
+            // In a world with haze, the segment may end at a scattering point before what the
+            // ray meets: a vertex of its own (volume.rs), after which the path goes on.
+            if let Some(medium) = &self.scene.medium {
+                match self.haze_flight(medium, sampler, index, segment, &ray, &meet) {
+                    Flight::Pass => {}
+                    Flight::Lost => break,
+                    Flight::Scatter { t } => {
+                        if segment == 0 && !matches!(meet, Meet::Nothing) {
+                            covered = true;
+                        }
+                        let d_in = -wo;
+                        let p = ray.o + d_in * t;
+                        // Grey extinction: the collision's weight is the albedo σs/σt.
+                        beta *= medium.albedo;
+                        l += self.clamped(beta * medium.ambient, segment >= 2);
+                        if segment + 1 >= max_depth {
+                            break;
+                        }
+                        let [u_pick, u_light, u_lobe, u] =
+                            sampler.get_2d_x4(index, [dim, dim + 2, dim + 4, dim + 6]);
+                        // No surface: no receiver cosine, no horizon.
+                        let here = LightContext {
+                            p,
+                            ns: Vec3::ZERO,
+                            ng: None,
+                        };
+                        let ld = self.haze_light(
+                            medium, sampler, index, segment, &here, d_in, u_pick.x, u_light,
+                            counters,
+                        );
+                        l += self.clamped(beta * ld, segment >= 1);
+                        // The phase function is sampled exactly: the weight p/pdf is 1.
+                        let ps = medium.phase.sample(d_in, u_lobe.x, u);
+                        if self.scene.transmissive_shadows {
+                            from_nee = true;
+                            via_glass = false;
+                        }
+                        prev = here;
+                        prev_pdf = ps.p;
+                        prev_specular = false;
+                        // Unlit text seen past a scattering in the haze is not seen (docs/text.md).
+                        specular_chain = false;
+                        after_diffuse = true;
+                        segment += 1;
+                        if segment >= settings.rr_depth {
+                            let q = (beta * eta_scale).max_element().min(0.95);
+                            if u_pick.y >= q {
+                                break;
+                            }
+                            beta /= q;
+                        }
+                        ray = Ray::new(p, ps.d_out);
+                        continue;
+                    }
+                }
+            }
             let hit = match meet {
                 Meet::Nothing => {
                     for &i in &self.scene.infinite {
@@ -454,16 +512,25 @@ impl PathTracer<'_> {
                         let cos = ls.wi.dot(s.ns).abs();
                         if f != Vec3::ZERO && cos > 0.0 {
                             let o = offset_origin(s.p, ng_out, ls.wi);
+                            let t_max = if ls.dist.is_finite() {
+                                ((ls.dist - (o - s.p).length()) * (1.0 - 1e-4)).max(0.0)
+                            } else {
+                                f32::INFINITY
+                            };
                             let visible = if casts {
                                 counters.rays += 1;
-                                let t_max = if ls.dist.is_finite() {
-                                    ((ls.dist - (o - s.p).length()) * (1.0 - 1e-4)).max(0.0)
-                                } else {
-                                    f32::INFINITY
-                                };
                                 self.shadow(&Ray { o, d: ls.wi, t_max })
                             } else {
                                 Some((Vec3::ONE, false))
+                            };
+                            let visible = match &self.scene.medium {
+                                None => visible,
+                                Some(m) => visible.map(|(tr, crossed)| {
+                                    let h = self.haze_transmittance(
+                                        m, sampler, index, segment, o, ls.wi, t_max,
+                                    );
+                                    (tr * h, crossed)
+                                }),
                             };
                             if let Some((tr, crossed)) = visible {
                                 let light_pdf = pick_pdf * ls.pdf;

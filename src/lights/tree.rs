@@ -37,7 +37,8 @@ const MAX_IMPORTANCE: f32 = 1e30;
 pub struct LightContext {
     /// World position, scene units.
     pub p: Vec3,
-    /// Unit shading normal: the receiver's cosine is bounded about it (either side).
+    /// Unit shading normal: the receiver's cosine is bounded about it (either side); zero for
+    /// a scattering point in a medium, which has no cosine.
     pub ns: Vec3,
     /// Unit geometric normal on the viewer's side when the BSDF only reflects (light from
     /// below it is never reflected); `None` when it transmits, or for a point in no surface.
@@ -171,10 +172,12 @@ impl Bounds {
         let mut importance = self.phi * cos_p / d2c;
 
         // The receiver's cosine, either side of the shading normal, at its largest over the
-        // box's directions.
-        let cos_i = wi.dot(ctx.ns).abs().min(1.0);
-        let sin_i = (1.0 - cos_i * cos_i).max(0.0).sqrt();
-        importance *= sub_clamped(cos_i, sin_i, cos_b, sin_b).0;
+        // box's directions; a point in a medium (no normal) has none.
+        if ctx.ns != Vec3::ZERO {
+            let cos_i = wi.dot(ctx.ns).abs().min(1.0);
+            let sin_i = (1.0 - cos_i * cos_i).max(0.0).sqrt();
+            importance *= sub_clamped(cos_i, sin_i, cos_b, sin_b).0;
+        }
 
         // A reflecting BSDF receives nothing from below its geometric horizon.
         if let Some(ng) = ctx.ng {

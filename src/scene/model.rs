@@ -54,6 +54,8 @@ pub struct Scene {
     pub sky: Option<Sky>,
     /// `[trace]`, when present.
     pub trace: Option<Trace>,
+    /// `[haze]`, when present.
+    pub haze: Option<Haze>,
     /// `[plates]`, when present.
     pub plates: Option<Plates>,
     /// `[finish]`, when present: its keys as written, for `finish::resolve` to build the chain.
@@ -1001,6 +1003,38 @@ impl Default for Trace {
             filter_glossy: default_f32(t, "filter_glossy"),
         }
     }
+}
+
+/// `[haze]`: a box of haze, its densities resolved (a density not written is its share of
+/// `amount`, as the spec gives it).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Haze {
+    /// Lower corner, scene units.
+    pub lo: [f32; 3],
+    /// Upper corner, scene units (the checker holds it above `lo`).
+    pub hi: [f32; 3],
+    /// Uniform fog density, 1/scene unit.
+    pub fog: f32,
+    /// Peak smoke density, 1/scene unit.
+    pub smoke: f32,
+    /// Mean mist density, 1/scene unit.
+    pub mist: f32,
+    /// Floor-layer density at `lo.y`, 1/scene unit.
+    pub floor: f32,
+    /// Henyey–Greenstein asymmetry, −0.9 to 0.9.
+    pub phase: f32,
+    /// The back lobe's weight relative to the forward lobe, ≥ 0.
+    pub back: f32,
+    /// `reach`, scene units.
+    pub reach: f32,
+    /// Tint of scattered light (single-scattering albedo), linear RGB.
+    pub gold: [f32; 3],
+    /// Ambient light the haze scatters, W·m⁻²·sr⁻¹, linear RGB.
+    pub ambient: [f32; 3],
+    /// `unmapped`.
+    pub unmapped: f32,
+    /// Seed of the noise of the mist and smoke.
+    pub seed: u64,
 }
 
 /// `[plates] casters`.

@@ -781,6 +781,7 @@ impl World {
         }
 
         let camera = Camera::new(&scene.camera.clone().unwrap_or_default(), size);
+        let medium = super::haze::medium(scene, &mut capabilities);
         let transmissive_shadows = scene.trace.as_ref().is_some_and(|t| t.transmissive_shadows)
             && materials
                 .iter()
@@ -805,6 +806,7 @@ impl World {
                 light_tree,
                 sphere_tree,
                 infinite,
+                medium,
             },
             camera,
             placed_lights,

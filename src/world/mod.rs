@@ -5,12 +5,13 @@
 //! tracing lives here, so the integrator never looks back at the scene or the files.
 //!
 //! Files: this one holds the types; `build.rs` builds the world from the scene, `materials.rs`
-//! turns library materials into models, `gltf_surface.rs` glTF materials drawn as themselves, `sun.rs` resolves the sun and the analytic sky, and
-//! `notes.rs` names what the scene holds that this version does not draw, `text.rs` fills
+//! turns library materials into models, `gltf_surface.rs` glTF materials drawn as themselves, `sun.rs` resolves the sun and the analytic sky, `haze.rs` the `[haze]` medium,
+//! `notes.rs` names what the scene holds that this version does not draw, and `text.rs` fills
 //! `[text.*]` blocks into triangles.
 
 mod build;
 pub mod gltf_surface;
+mod haze;
 mod materials;
 mod notes;
 mod sun;
@@ -224,6 +225,9 @@ pub struct TraceScene {
     pub sphere_tree: SphereTree,
     /// Indices of lights at infinity (sky, sun disk) an escaping ray sees.
     pub infinite: Vec<u32>,
+    /// The `[haze]` box, when the scene has one that is not clear: rays scatter in it and
+    /// light through it is attenuated. `None` costs the path loop nothing.
+    pub medium: Option<crate::media::Medium>,
 }
 
 /// The render-ready scene: what rays read ([`TraceScene`]), the camera, and what the bake

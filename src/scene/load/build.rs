@@ -449,6 +449,35 @@ impl Loader {
         if let Some(t) = one("finish") {
             scene.finish = Some(self.finish_of(m, t, &one_file("finish")));
         }
+        if let Some(t) = one("haze") {
+            let v = View {
+                t,
+                s: &schema::HAZE,
+            };
+            let amount = v.f32("amount");
+            // A density not written is its share of `amount` (the spec's defaults).
+            let density = |name: &str, share: f32| v.opt(name).unwrap_or(amount * share);
+            // A TOML integer is exact in 64 bits (the checker refuses a negative one).
+            let seed = match v.node("seed").and_then(|n| n.val()) {
+                Some(toml_edit::Value::Integer(i)) => (*i.value()).max(0) as u64,
+                _ => 0,
+            };
+            scene.haze = Some(Haze {
+                lo: v.v3("lo"),
+                hi: v.v3("hi"),
+                fog: density("fog", 1.0 / 6.0),
+                smoke: density("smoke", 20.0),
+                mist: density("mist", 0.2),
+                floor: density("floor", 2.0),
+                phase: v.f32("phase"),
+                back: v.f32("back"),
+                reach: v.f32("reach"),
+                gold: v.v3("gold"),
+                ambient: v.v3("ambient"),
+                unmapped: v.f32("unmapped"),
+                seed,
+            });
+        }
 
         if let Some(t) = one("plates") {
             let v = View {

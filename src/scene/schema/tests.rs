@@ -365,8 +365,9 @@ fn uses_inherit_down_the_path() {
     assert_eq!(u("object.id"), Some(Use::Recorded));
     assert_eq!(u("object.body"), Some(Use::Ignored));
     assert_eq!(u("object.body.kind"), Some(Use::Ignored));
-    assert_eq!(u("haze"), Some(Use::NotYet));
-    assert_eq!(u("haze.amount"), Some(Use::NotYet));
+    assert_eq!(u("haze"), Some(Use::Drawn));
+    assert_eq!(u("haze.amount"), Some(Use::Drawn));
+    assert_eq!(u("haze.reach"), Some(Use::NotYet));
     assert_eq!(u("text.id"), Some(Use::Recorded));
     assert_eq!(u("finish.bloom.strength"), Some(Use::Drawn));
     assert_eq!(u("finish.bloom.radii"), Some(Use::NotYet));

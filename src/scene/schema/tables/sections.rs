@@ -244,7 +244,8 @@ pub static HAZE: TableSchema = tr(
             .r(ge(0.0))
             .d(3.0)
             .u("scene units")
-            .m("how far the light reaches"),
+            .m("how far the light reaches")
+            .uses(Use::NotYet),
         k("gold", V3)
             .r(ge(0.0))
             .dv(ONE3)
@@ -258,12 +259,13 @@ pub static HAZE: TableSchema = tr(
         k("unmapped", NUM)
             .r(ge(0.0))
             .d(0.0)
-            .m("the haze that no light map reaches"),
+            .m("the haze that no light map reaches")
+            .uses(Use::NotYet),
         k("seed", Ty::UInt).d(0.0).m("the noise seed"),
     ],
     Rule::Haze,
 )
-.uses(Use::NotYet);
+.uses(Use::Drawn);
 
 const PERSP: &[&str] = &["perspective"];
 
