@@ -70,7 +70,10 @@ impl PathTracer<'_> {
         match self.meet(ray, mask::DRAWN, true) {
             Meet::Surface(h) => {
                 let object = self.scene.instances[h.instance as usize].object;
-                Some((h.t, (object != crate::world::text::TEXT_INSTANCE).then_some(object)))
+                Some((
+                    h.t,
+                    (object != crate::world::text::TEXT_INSTANCE).then_some(object),
+                ))
             }
             Meet::Sphere { t, .. } => Some((t, None)),
             Meet::Nothing => None,
