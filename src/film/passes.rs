@@ -15,15 +15,15 @@ use glam::Vec3;
 pub struct PassSample {
     /// Shading normal, world space, unit, turned towards the camera; zero for the sky.
     pub normal: Vec3,
-    /// The surface's albedo ([`Bxdfs::albedo`](crate::materials::Bxdfs::albedo)), linear
+    /// The surface's albedo (the material's albedo), linear
     /// RGB in `[0, 1]`; zero for the sky and for an emitter (it glows, it reflects nothing).
     pub albedo: Vec3,
-    /// The surface's roughness ([`Bxdfs::roughness`](crate::materials::Bxdfs::roughness)),
+    /// The surface's roughness (the material's roughness),
     /// in `[0, 1]`; zero for the sky and an emitter.
     pub roughness: f32,
-    /// Index into [`World::objects`](crate::world::World::objects) of the object met.
+    /// Index into the world's objects of the object met.
     pub object: Option<u32>,
-    /// Index into [`TraceScene::materials`](crate::world::TraceScene::materials) of the
+    /// Index into the trace scene's materials of the
     /// material met.
     pub material: Option<u32>,
 }
@@ -81,7 +81,7 @@ pub struct PassImages {
     pub albedo: Vec<Vec3>,
     /// Mean roughness, in `[0, 1]`.
     pub roughness: Vec<f32>,
-    /// The object (index into [`World::objects`](crate::world::World::objects)) the ray
+    /// The object (index into the world's objects) the ray
     /// through the pixel centre meets first, as depth is sampled; `None` for the sky or an
     /// emitter.
     pub centre_object: Vec<Option<u32>>,

@@ -31,7 +31,7 @@ use crate::camera::Camera;
 use crate::color::luminance;
 use crate::geometry::Ray;
 use crate::lights::{Light, LightChoice, LightContext};
-use crate::materials::{Bsdf, Bxdfs};
+use crate::materials::{beer_lambert, Bsdf, Bxdfs};
 use crate::media::Flight;
 use crate::sampling::sampler::PixelSampler;
 use crate::sampling::Distribution1D;
@@ -78,15 +78,6 @@ const FIRST_BOUNCE_DIM: u32 = 4;
 /// follows the guided, point-independent distribution); docs/rendering.md has the
 /// measurements behind it.
 pub const TREE_SHARE: f32 = 0.5;
-
-/// What Beer–Lambert absorption of coefficient `sigma` (per scene unit and channel) keeps over
-/// `dist` scene units: `exp(−sigma·dist)`, 1 where a channel does not absorb (also over an
-/// infinite distance), 0 where it does and `dist` is infinite.
-#[inline]
-pub(crate) fn beer_lambert(sigma: Vec3, dist: f32) -> Vec3 {
-    let keep = |s: f32| if s > 0.0 { (-s * dist).exp() } else { 1.0 };
-    Vec3::new(keep(sigma.x), keep(sigma.y), keep(sigma.z))
-}
 
 fn power_heuristic(a: f32, b: f32) -> f32 {
     let (a2, b2) = (a * a, b * b);

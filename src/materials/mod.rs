@@ -183,6 +183,15 @@ impl Bxdfs {
     }
 }
 
+/// What Beer–Lambert absorption of coefficient `sigma` (per scene unit and channel) keeps over
+/// `dist` scene units: `exp(−sigma·dist)`, 1 where a channel does not absorb (also over an
+/// infinite distance), 0 where it does and `dist` is infinite.
+#[inline]
+pub fn beer_lambert(sigma: Vec3, dist: f32) -> Vec3 {
+    let keep = |s: f32| if s > 0.0 { (-s * dist).exp() } else { 1.0 };
+    Vec3::new(keep(sigma.x), keep(sigma.y), keep(sigma.z))
+}
+
 /// Forwards one `Bxdf` method to the variant's own.
 macro_rules! dispatch {
     ($self:ident, $b:ident => $e:expr) => {

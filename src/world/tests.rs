@@ -446,7 +446,7 @@ fn the_new_families_get_their_models() {
         0.0,
     );
     assert!(matches!(amber.bxdf, Bxdfs::Glass(g) if g.tint() == Vec3::ONE));
-    let kept = crate::integrator::beer_lambert(amber.absorption, 0.5);
+    let kept = crate::materials::beer_lambert(amber.absorption, 0.5);
     assert!(
         (kept - Vec3::new(0.5, 0.25, 1.0)).abs().max_element() < 1e-5,
         "{kept}"
@@ -475,7 +475,7 @@ fn the_new_families_get_their_models() {
 /// Beer–Lambert keeps what does not absorb, even over an infinite distance, and never NaN.
 #[test]
 fn beer_lambert_is_finite_and_exact() {
-    use crate::integrator::beer_lambert;
+    use crate::materials::beer_lambert;
     let sigma = Vec3::new(0.0, 1.0, 2.0);
     assert_eq!(beer_lambert(sigma, f32::INFINITY), Vec3::new(1.0, 0.0, 0.0));
     let k = beer_lambert(sigma, 0.5);
@@ -487,55 +487,4 @@ fn beer_lambert_is_finite_and_exact() {
     );
     assert!(beer_lambert(Vec3::splat(f32::NAN), 1.0).is_finite());
     assert_eq!(beer_lambert(sigma, 0.0), Vec3::ONE);
-}
-
-/// An `occluder` is a holdout: where the camera sees it the pixel is uncovered and black; it
-/// still casts its shadow, and it lights nothing even with an emission.
-#[test]
-fn an_occluder_is_a_holdout() {
-    let kit = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/golden");
-    let dir = tempfile::tempdir().unwrap();
-    for f in ["kit.glb", "project.toml"] {
-        std::fs::copy(kit.join(f), dir.path().join(f)).unwrap();
-    }
-    std::fs::write(
-        dir.path().join("h.materials.toml"),
-        "format = 1\n[materials.hole]\nid = \"aaaaaaaa11\"\nfamily = \"occluder\"\n\
-         emission = [5.0, 5.0, 5.0]\n[materials.white]\nid = \"aaaaaaaa12\"\nbase = [0.8, 0.8, 0.8]\n",
-    )
-    .unwrap();
-    let file = dir.path().join("h.scene.toml");
-    std::fs::write(
-        &file,
-        "format = 1\nmaterials = [\"h.materials.toml\"]\n\
-         [mesh.floor]\nid = \"aaaaaaaa13\"\nfile = \"kit.glb\"\nnode = \"floor\"\n\
-         [mesh.ball]\nid = \"aaaaaaaa14\"\nfile = \"kit.glb\"\nnode = \"ball\"\n\
-         [[object]]\nid = \"aaaaaaaa15\"\nname = \"floor\"\nmesh = \"floor\"\nmaterial = \"white\"\n\
-         [[object]]\nid = \"aaaaaaaa16\"\nname = \"ball\"\nmesh = \"ball\"\nmaterial = \"hole\"\n\
-         [[light]]\nid = \"aaaaaaaa17\"\nname = \"l\"\nposition = [0.0, 3.0, 0.0]\nintensity = 10.0\n\
-         [camera]\nat = [0.0, 0.25, 2.0]\nlook_at = [0.0, 0.25, 0.0]\nfov = 20.0\n",
-    )
-    .unwrap();
-    let scene = crate::scene::load(&file).unwrap_or_else(|d| panic!("{d:#?}"));
-    let world = World::build(&scene, [16, 16]).unwrap_or_else(|e| panic!("{:#?}", e.0));
-    let hole = world
-        .trace
-        .materials
-        .iter()
-        .find(|m| m.key == "hole")
-        .unwrap();
-    assert!(hole.holdout && hole.emission == Vec3::ZERO);
-    let settings = crate::integrator::Settings {
-        spp: 4,
-        ..Default::default()
-    };
-    let image = crate::integrator::render(&world, &settings, &crate::integrator::NoProgress);
-    // The image's centre is the ball: uncovered and black.
-    let c = 8 * 16 + 8;
-    assert_eq!(image.coverage[c], 0.0);
-    assert_eq!(image.radiance[c], Vec3::ZERO);
-    // The floor below it is covered and lit where the ball does not shade it.
-    let floor = 15 * 16 + 1;
-    assert_eq!(image.coverage[floor], 1.0);
-    assert!(image.radiance[floor].max_element() > 0.0);
 }
