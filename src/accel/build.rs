@@ -95,6 +95,53 @@ pub(crate) struct Wide {
 /// Leaves hold at most `max_leaf` (1..=4) primitives. `boxes` must not be empty.
 pub(crate) fn build(boxes: &[Aabb], ids: &[u32], max_leaf: usize) -> Wide {
     let max_leaf = max_leaf.clamp(1, 4);
+    let wide = build_with(boxes, ids, max_leaf);
+    if max_leaf <= 2 || boxes.len() > SMALL_TREE {
+        return wide;
+    }
+    // Small trees are also built with leaves of at most two, and the cheaper tree by the
+    // collapsed tree's own SAH cost is kept (docs/accel.md, "Leaves of small trees").
+    let pairs = build_with(boxes, ids, 2);
+    if sah_cost(&pairs) < sah_cost(&wide) {
+        pairs
+    } else {
+        wide
+    }
+}
+
+/// Trees over at most this many primitives are built twice (leaves of up to four and of up to
+/// two primitives) and the cheaper kept; above it the second build would cost more than a
+/// tree that large is likely to gain.
+const SMALL_TREE: usize = 4096;
+
+/// Cost of testing an interior node (eight boxes) in the SAH estimate, relative to
+/// [`C_BLOCK`].
+const C_NODE: f32 = 1.0;
+
+/// Cost of testing a leaf block (up to four triangles in one SIMD pass) in the SAH estimate.
+const C_BLOCK: f32 = 1.0;
+
+/// The expected cost of a ray through `w` up to a constant factor: each node's and leaf's
+/// test cost weighted by its box's surface area (the chance that a random line meeting the
+/// root meets it).
+fn sah_cost(w: &Wide) -> f64 {
+    let mut cost = f64::from(C_NODE) * f64::from(w.bounds.half_area());
+    for n in &w.nodes {
+        for (slot, &r) in n.child.iter().enumerate() {
+            if r == super::node::EMPTY {
+                continue;
+            }
+            let lo = Vec3A::new(n.planes[0][slot], n.planes[2][slot], n.planes[4][slot]);
+            let hi = Vec3A::new(n.planes[1][slot], n.planes[3][slot], n.planes[5][slot]);
+            let c = if r & LEAF != 0 { C_BLOCK } else { C_NODE };
+            cost += f64::from(c) * f64::from(Aabb::new(lo, hi).half_area());
+        }
+    }
+    cost
+}
+
+/// [`build`] with leaves of at most `max_leaf` primitives.
+fn build_with(boxes: &[Aabb], ids: &[u32], max_leaf: usize) -> Wide {
     let mut refs: Vec<PrimRef> = boxes
         .iter()
         .zip(ids)
@@ -321,4 +368,106 @@ fn collapse(nodes2: &[Node2], n2: usize, depth: usize, out: &mut Wide) -> u32 {
     }
     debug_assert!(out.depth <= MAX_DEPTH);
     index as u32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The boxes of a closed room's walls as two triangles each (a Cornell box's shell) and of
+    /// two blocks standing in it: the architectural case where leaves of four mix walls.
+    fn room() -> Vec<Aabb> {
+        let b = |lo: [f32; 3], hi: [f32; 3]| Aabb::new(Vec3A::from(lo), Vec3A::from(hi));
+        let mut out = Vec::new();
+        for _ in 0..2 {
+            out.push(b([0.0, 0.0, 0.0], [1.0, 0.0, 1.0])); // floor
+            out.push(b([0.0, 1.0, 0.0], [1.0, 1.0, 1.0])); // ceiling
+            out.push(b([0.0, 0.0, 1.0], [1.0, 1.0, 1.0])); // back
+            out.push(b([0.0, 0.0, 0.0], [0.0, 1.0, 1.0])); // left
+            out.push(b([1.0, 0.0, 0.0], [1.0, 1.0, 1.0])); // right
+        }
+        for (lo, hi) in [
+            ([0.2, 0.0, 0.5], [0.45, 0.6, 0.75]),
+            ([0.6, 0.0, 0.2], [0.8, 0.3, 0.4]),
+        ] {
+            // Each block's five visible faces, two triangles each.
+            let (lo, hi): ([f32; 3], [f32; 3]) = (lo, hi);
+            for k in 0..3 {
+                for side in [lo[k], hi[k]] {
+                    if k == 1 && side == lo[1] {
+                        continue;
+                    }
+                    let (mut l, mut h) = (lo, hi);
+                    l[k] = side;
+                    h[k] = side;
+                    out.push(b(l, h));
+                    out.push(b(l, h));
+                }
+            }
+        }
+        out
+    }
+
+    fn leaf_sizes(w: &Wide) -> Vec<u32> {
+        w.leaves.iter().map(|&(_, n)| n).collect()
+    }
+
+    #[test]
+    fn small_trees_keep_the_cheaper_leaf_size() {
+        let boxes = room();
+        let ids: Vec<u32> = (0..boxes.len() as u32).collect();
+        let fours = build_with(&boxes, &ids, 4);
+        let twos = build_with(&boxes, &ids, 2);
+        let kept = build(&boxes, &ids, 4);
+        // In a room the leaves of two are single walls and block faces, far smaller boxes
+        // than leaves of four, which mix walls: the estimate prefers them, and the build
+        // keeps them.
+        assert!(
+            sah_cost(&twos) < sah_cost(&fours),
+            "{} {}",
+            sah_cost(&twos),
+            sah_cost(&fours)
+        );
+        assert!(
+            leaf_sizes(&kept).iter().all(|&n| n <= 2),
+            "{:?}",
+            leaf_sizes(&kept)
+        );
+        assert_eq!(sah_cost(&kept), sah_cost(&twos));
+        // Every primitive is in exactly one leaf whichever tree is kept.
+        let mut seen = kept.order.clone();
+        seen.sort_unstable();
+        assert_eq!(seen, ids);
+    }
+
+    #[test]
+    fn the_kept_tree_is_never_the_dearer_one() {
+        // Random soups of small triangles' boxes: whichever leaf size wins, the kept tree
+        // costs no more than either build.
+        for (seed, n) in [(1u64, 16usize), (2, 200), (3, 3000), (4, 5000)] {
+            let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            let mut next = || {
+                s ^= s << 13;
+                s ^= s >> 7;
+                s ^= s << 17;
+                (s >> 40) as f32 / (1u64 << 24) as f32
+            };
+            let boxes: Vec<Aabb> = (0..n)
+                .map(|_| {
+                    let c = Vec3A::new(next(), next(), next()) * 10.0;
+                    let e = Vec3A::new(next(), next(), next()) * 0.3;
+                    Aabb::new(c - e, c + e)
+                })
+                .collect();
+            let ids: Vec<u32> = (0..n as u32).collect();
+            let kept = sah_cost(&build(&boxes, &ids, 4));
+            let four = sah_cost(&build_with(&boxes, &ids, 4));
+            let two = sah_cost(&build_with(&boxes, &ids, 2));
+            if n <= SMALL_TREE {
+                assert_eq!(kept, four.min(two), "n = {n}");
+            } else {
+                assert_eq!(kept, four, "n = {n}: large trees are built once");
+            }
+        }
+    }
 }
