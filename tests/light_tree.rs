@@ -160,7 +160,8 @@ fn make_hall_reference() {
 
 /// The measurement behind `TREE_SHARE`: relMSE against a reference and seconds, at equal
 /// samples, for each choice on the hall, the Cornell box and the flagship. The flagship's
-/// reference is a plate folder named by `PFX_ROOM_REFERENCE` (320×180 beauty.exr). Run with
+/// reference is a plate folder named by `PFX_ROOM_REFERENCE` (320×180 beauty.exr), a larger
+/// hall's by `PFX_HALL_REFERENCE` (its size read from its beauty.exr). Run with
 /// `cargo test --release --test light_tree -- --ignored --nocapture measure_choices`.
 #[test]
 #[ignore]
@@ -187,6 +188,19 @@ fn measure_choices() {
             root().join("tests/data/references/cornell_ref.exr"),
         ),
     ];
+    // A larger hall, where the fixed pre-pass weighs less against the render (a plate
+    // folder of `bake tests/data/hall/hall.scene.toml --size WxH --spp 2048 --seed 77`).
+    if let Ok(dir) = std::env::var("PFX_HALL_REFERENCE") {
+        let file = Path::new(&dir).join("beauty.exr");
+        let (w, h, _) = read_exr_rgb(&file).unwrap_or_else(|e| panic!("{e}"));
+        cases.push((
+            "hall-big",
+            "tests/data/hall/hall.scene.toml".into(),
+            [w, h],
+            16,
+            file,
+        ));
+    }
     if let Ok(dir) = std::env::var("PFX_ROOM_REFERENCE") {
         cases.push((
             "flagship",

@@ -138,14 +138,18 @@ impl LightChoice {
         }
         let v = (u / q).clamp(0.0, ONE_MINUS_EPSILON);
         let s = self.tree_share;
-        let l = if v < s {
-            tree.sample(ctx, (v / s).min(ONE_MINUS_EPSILON))?.0
+        let pmf = if v < s {
+            // The walk's own product is bit for bit `LightTree::pmf` of the light it picked
+            // (tested in tree.rs), so the tree is walked once, not twice.
+            let (l, p_tree) = tree.sample(ctx, (v / s).min(ONE_MINUS_EPSILON))?;
+            let k = *self.slot.get(l)? as usize;
+            (l, self.in_tree * ((1.0 - s) * local.discrete_pdf(k) + s * p_tree))
         } else {
             let (k, _) = local.sample_discrete(((v - s) / (1.0 - s)).clamp(0.0, ONE_MINUS_EPSILON));
-            local_idx[k] as usize
+            let l = local_idx[k] as usize;
+            (l, self.pmf(tree, ctx, l))
         };
-        let pmf = self.pmf(tree, ctx, l);
-        (pmf > 0.0).then_some((l, pmf))
+        (pmf.1 > 0.0).then_some(pmf)
     }
 
     /// The probability that [`Self::sample`] at `ctx` picks light `light`.

@@ -61,6 +61,12 @@ struct Bounds {
     cos_e: f32,
     /// Some emitter emits on both sides of its normal.
     two_sided: bool,
+    /// Derived from the fields above once, when the bound is made ([`Bounds::sealed`]), as
+    /// `importance` would compute them per query: `sin θo`, the box's centre and its
+    /// bounding sphere's squared radius (the same arithmetic, so the same bits).
+    sin_o: f32,
+    centre: Vec3,
+    r2: f32,
 }
 
 impl Bounds {
@@ -72,7 +78,18 @@ impl Bounds {
         cos_o: 1.0,
         cos_e: 1.0,
         two_sided: false,
+        sin_o: 0.0,
+        centre: Vec3::ZERO,
+        r2: 0.0,
     };
+
+    /// The bound with its derived fields computed from the others.
+    fn sealed(mut self) -> Bounds {
+        self.sin_o = (1.0 - self.cos_o * self.cos_o).max(0.0).sqrt();
+        self.centre = self.centroid();
+        self.r2 = 0.25 * (self.hi - self.lo).length_squared();
+        self
+    }
 
     /// The bound of one light with power `phi`; `None` for the sun and sky (no position).
     fn of(light: &Light, phi: f32) -> Option<Bounds> {
@@ -84,8 +101,9 @@ impl Bounds {
             cos_o: -1.0,
             cos_e: 0.0,
             two_sided: false,
+            ..Bounds::EMPTY
         };
-        match light {
+        let b = match light {
             Light::Point { position, .. } => Some(all(*position, *position)),
             // A sphere's normals cover every direction.
             Light::Sphere { center, radius, .. } => Some(all(
@@ -102,9 +120,11 @@ impl Bounds {
                 cos_o: 1.0,
                 cos_e: 0.0,
                 two_sided: *two_sided,
+                ..Bounds::EMPTY
             }),
             Light::Sun { .. } | Light::Sky(_) => None,
-        }
+        };
+        b.map(Bounds::sealed)
     }
 
     fn centroid(&self) -> Vec3 {
@@ -128,7 +148,9 @@ impl Bounds {
             cos_o,
             cos_e: self.cos_e.min(b.cos_e),
             two_sided: self.two_sided | b.two_sided,
+            ..Bounds::EMPTY
         }
+        .sealed()
     }
 
     /// An upper bound, up to a constant, of what the lights under this bound give a receiver
@@ -141,10 +163,9 @@ impl Bounds {
         if self.phi <= 0.0 {
             return 0.0;
         }
-        let pc = self.centroid();
-        let d = ctx.p - pc;
+        let d = ctx.p - self.centre;
         let d2 = d.length_squared();
-        let r2 = 0.25 * (self.hi - self.lo).length_squared();
+        let r2 = self.r2;
         let d2c = d2.max(r2).max(MIN_D2);
         if d2 <= r2 || !d2.is_finite() {
             // Inside the bounding sphere every direction is possible: no cone says anything.
@@ -163,8 +184,7 @@ impl Bounds {
             cos_w = cos_w.abs();
         }
         let sin_w = (1.0 - cos_w * cos_w).max(0.0).sqrt();
-        let sin_o = (1.0 - self.cos_o * self.cos_o).max(0.0).sqrt();
-        let (cos_x, sin_x) = sub_clamped(cos_w, sin_w, self.cos_o, sin_o);
+        let (cos_x, sin_x) = sub_clamped(cos_w, sin_w, self.cos_o, self.sin_o);
         let (cos_p, _) = sub_clamped(cos_x, sin_x, cos_b, sin_b);
         if cos_p <= self.cos_e {
             return 0.0;
