@@ -337,7 +337,7 @@ pub fn bake_previewed(
     let passes = image
         .passes
         .as_ref()
-        .map(|p| pass_plates(&world, &image.samples, p));
+        .map(|p| pass_plates(&scene, &world, &image.samples, p));
     let samples: u64 = image.samples.iter().map(|&n| u64::from(n)).sum();
     let mut manifest = manifest(&scene, &world, options, samples);
     manifest["sampling"] = sampling_json(options, &rendered);
@@ -371,8 +371,13 @@ pub fn bake_previewed(
 }
 
 /// The plate's data passes from the film's: object indices become pick ids and Cryptomatte
-/// names (objects by name, materials by library key).
-fn pass_plates(world: &World, samples: &[u32], p: &film::PassImages) -> plates::PassPlates {
+/// names (objects by name, materials by library key), light groups the names of their lights.
+fn pass_plates(
+    scene: &scene::Scene,
+    world: &World,
+    samples: &[u32],
+    p: &film::PassImages,
+) -> plates::PassPlates {
     use plates::cryptomatte::Cryptomatte;
     let arr = |v: &[glam::Vec3]| v.iter().map(|c| c.to_array()).collect();
     plates::PassPlates {
@@ -406,7 +411,82 @@ fn pass_plates(world: &World, samples: &[u32], p: &film::PassImages) -> plates::
                 pixels: p.materials.clone(),
             },
         ],
+        light_groups: light_group_plates(scene, world, p),
     }
+}
+
+/// The light groups' plates: each group named by its light (the groups are the render's,
+/// [`integrator::LightGroups::of`] the world's trace scene), `other` last.
+fn light_group_plates(
+    scene: &scene::Scene,
+    world: &World,
+    p: &film::PassImages,
+) -> Vec<plates::LightGroupPlate> {
+    use integrator::LightSource;
+    let groups = integrator::LightGroups::of(&world.trace);
+    let name = |s: &LightSource| -> (&'static str, String) {
+        match *s {
+            LightSource::Placed(k) => {
+                let k = k as usize;
+                match scene.lights.get(k) {
+                    Some(l) => ("light", l.key.clone()),
+                    None => (
+                        "emitter",
+                        scene
+                            .emitters
+                            .get(k - scene.lights.len())
+                            .map_or_else(String::new, |e| e.key.clone()),
+                    ),
+                }
+            }
+            LightSource::Object(o) => (
+                "object",
+                world
+                    .objects
+                    .get(o as usize)
+                    .map_or_else(String::new, |o| o.key.clone()),
+            ),
+            LightSource::Sun => ("sun", "sun".into()),
+            LightSource::Sky => ("sky", "sky".into()),
+        }
+    };
+    let table = |t: &str| match t {
+        "light" => "[[light]]",
+        "emitter" => "[[emitter]]",
+        "object" => "[[object]]",
+        "sun" => "[sun]",
+        _ => "[sky]",
+    };
+    let names: Vec<(&str, String)> = groups.groups.iter().map(name).collect();
+    let refs: Vec<(&str, &str)> = names.iter().map(|(t, n)| (*t, n.as_str())).collect();
+    let keys = plates::light_group_keys(&refs);
+    let capped: Vec<serde_json::Value> = groups
+        .capped
+        .iter()
+        .map(|s| {
+            let (t, n) = name(s);
+            json!({ "table": table(t), "name": n })
+        })
+        .collect();
+    let sources = names
+        .iter()
+        .map(|(t, n)| json!({ "table": table(t), "name": n }))
+        .chain([json!({
+            "other": "lights with shadow = false, surfaces whose emission a texture varies, and the shadow-casting lights past the cap",
+            "cap": integrator::MAX_LIGHT_GROUPS,
+            "capped": capped,
+        })]);
+    keys.into_iter()
+        .chain([plates::OTHER_LIGHT_GROUP.to_owned()])
+        .zip(sources)
+        .zip(&p.light_groups)
+        .map(|((key, source), img)| plates::LightGroupPlate {
+            key,
+            source,
+            light: img.light.iter().map(|c| c.to_array()).collect(),
+            shadow: img.shadow.clone(),
+        })
+        .collect()
 }
 
 /// Refuses a plan the render loop cannot follow, as a usage error naming the option.

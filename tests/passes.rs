@@ -236,4 +236,8 @@ fn an_independent_reader_finds_the_pick_ids_and_the_cryptomatte_masks() {
         report.contains("masks ok: 4 objects, 4 materials"),
         "{report}"
     );
+    assert!(
+        report.contains("light groups ok: glow, key, other"),
+        "{report}"
+    );
 }

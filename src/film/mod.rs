@@ -11,7 +11,7 @@ use glam::Vec3;
 
 use crate::color::luminance_f64;
 use passes::PassSum;
-pub use passes::{PassImages, PassSample};
+pub use passes::{LightGroupImage, LightSample, PassImages, PassSample};
 
 /// The smallest mean luminance [`FilmTile::relative_error`] divides by, W·m⁻²·sr⁻¹: about
 /// the darkest step an 8-bit sRGB display shows at exposure 1 (1/255 encoded is
@@ -131,6 +131,24 @@ impl FilmTile {
     /// Whether the tile sums the data passes (made by [`FilmTile::with_passes`]).
     pub fn sums_passes(&self) -> bool {
         !self.passes.is_empty()
+    }
+
+    /// `self` (made by [`FilmTile::with_passes`]), also summing `n` light groups per pixel
+    /// ([`FilmTile::add_light_groups`]); a tile without passes is returned as it is.
+    pub fn with_light_groups(mut self, n: usize) -> FilmTile {
+        for p in &mut self.passes {
+            *p = PassSum::with_light_groups(n);
+        }
+        self
+    }
+
+    /// Adds one sample's light groups (`groups[g]` for group `g`) to `pixel`, in sample order;
+    /// ignored by a tile without passes.
+    #[inline]
+    pub fn add_light_groups(&mut self, pixel: [u32; 2], groups: &[LightSample]) {
+        if let Some(p) = self.index(pixel).and_then(|i| self.passes.get_mut(i)) {
+            p.add_light_groups(groups);
+        }
     }
 
     /// Adds one sample's pass values and its radiance (W·m⁻²·sr⁻¹, the value given to

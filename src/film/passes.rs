@@ -1,6 +1,7 @@
 //! The film's data passes: per-pixel sums of what each camera sample's first drawn surface is
 //! (shading normal, albedo, roughness, which object and which material), the radiance's
-//! squares for its variance, and the object at the pixel centre for the pick id.
+//! squares for its variance, the object at the pixel centre for the pick id, and the light
+//! groups' direct light and shadow sums ([`LightSample`]).
 //!
 //! Summed only when a bake asks for passes ([`FilmTile::with_passes`](super::FilmTile)); a
 //! tile without them carries an empty vector and the render loop never calls in here. Like
@@ -28,6 +29,22 @@ pub struct PassSample {
     pub material: Option<u32>,
 }
 
+/// One camera sample's share of one light group: the direct light the group's lights give the
+/// sample's first drawn surface, and its next-event estimate's luminance without and with the
+/// shadow rays' verdict, for the shadow matte. All zero where the group gave nothing.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct LightSample {
+    /// Direct light from the group, W·m⁻²·sr⁻¹ per linear RGB channel (light sampling and the
+    /// BSDF-sampled ray that meets the light, each with its MIS weight).
+    pub light: Vec3,
+    /// Luminance of the light-sampled estimate as if nothing stood between the surface and the
+    /// light (no MIS weight), W·m⁻²·sr⁻¹.
+    pub unshadowed: f32,
+    /// The part of `unshadowed` the shadow ray found blocked (all of it behind an opaque
+    /// occluder, `1 − transmittance` of it behind glass), W·m⁻²·sr⁻¹.
+    pub shadowed: f32,
+}
+
 /// One pixel's pass sums.
 #[derive(Clone, Debug, Default)]
 pub(super) struct PassSum {
@@ -41,6 +58,11 @@ pub(super) struct PassSum {
     materials: Vec<(u32, u32)>,
     /// The object the ray through the pixel centre meets first.
     centre_object: Option<u32>,
+    /// Per light group: sums of the direct light's R, G, B, then of `unshadowed` and
+    /// `shadowed` ([`LightSample`]), W·m⁻²·sr⁻¹. Float32: 20 bytes a group and pixel (a
+    /// pixel's few thousand samples lose at most a few units of 10⁻⁵ of relative precision,
+    /// below what the float32 and half channels written from them keep).
+    groups: Vec<[f32; 5]>,
 }
 
 fn count(list: &mut Vec<(u32, u32)>, id: Option<u32>) {
@@ -68,6 +90,25 @@ impl PassSum {
     pub(super) fn set_centre_object(&mut self, object: Option<u32>) {
         self.centre_object = object;
     }
+
+    /// Makes room for `n` light groups' sums.
+    pub(super) fn with_light_groups(n: usize) -> PassSum {
+        PassSum {
+            groups: vec![[0.0; 5]; n],
+            ..PassSum::default()
+        }
+    }
+
+    /// Adds one sample's light groups, `groups[g]` to group `g` (extra entries are ignored).
+    pub(super) fn add_light_groups(&mut self, groups: &[LightSample]) {
+        for (sum, g) in self.groups.iter_mut().zip(groups) {
+            sum[0] += g.light.x;
+            sum[1] += g.light.y;
+            sum[2] += g.light.z;
+            sum[3] += g.unshadowed;
+            sum[4] += g.shadowed;
+        }
+    }
 }
 
 /// The data passes of a whole image, each `width × height`, row-major from the top row.
@@ -93,6 +134,48 @@ pub struct PassImages {
     pub objects: Vec<Vec<(u32, f32)>>,
     /// Per pixel: (material index, share of samples), ordered as `objects`.
     pub materials: Vec<Vec<(u32, f32)>>,
+    /// One image pair per light group, in the groups' order (empty when the render made none).
+    pub light_groups: Vec<LightGroupImage>,
+}
+
+/// One light group's images, `width × height`, row-major from the top row.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LightGroupImage {
+    /// Mean direct light from the group over all the pixel's samples, W·m⁻²·sr⁻¹ per linear
+    /// RGB channel.
+    pub light: Vec<Vec3>,
+    /// The shadow matte, in [0, 1]: the share of the group's unshadowed light-sampled
+    /// estimate the shadow rays found blocked (Σ shadowed / Σ unshadowed over the pixel's
+    /// samples); 0 where the group's lights sent the pixel nothing to block.
+    pub shadow: Vec<f32>,
+}
+
+/// The light groups' images from the pixels' sums and sample counts.
+fn light_group_images(sums: &[PassSum], samples: &[u32]) -> Vec<LightGroupImage> {
+    let n = sums.first().map_or(0, |p| p.groups.len());
+    (0..n)
+        .map(|g| LightGroupImage {
+            light: sums
+                .iter()
+                .zip(samples)
+                .map(|(p, &s)| {
+                    let [r, gr, b, ..] = p.groups.get(g).copied().unwrap_or_default();
+                    Vec3::new(r, gr, b) / s.max(1) as f32
+                })
+                .collect(),
+            shadow: sums
+                .iter()
+                .map(|p| {
+                    let [.., lit, blocked] = p.groups.get(g).copied().unwrap_or_default();
+                    if lit > 0.0 {
+                        (blocked / lit).clamp(0.0, 1.0)
+                    } else {
+                        0.0
+                    }
+                })
+                .collect(),
+        })
+        .collect()
 }
 
 /// `(id, count)` pairs as coverage shares of `n` samples, the largest first, ties by id.
@@ -134,6 +217,7 @@ pub(super) fn resolve(sums: &[PassSum], samples: &[u32], radiance: &[[f64; 3]]) 
             .collect(),
         objects: it().map(|(p, &n)| shares(&p.objects, n)).collect(),
         materials: it().map(|(p, &n)| shares(&p.materials, n)).collect(),
+        light_groups: light_group_images(sums, samples),
     }
 }
 

@@ -13,12 +13,14 @@
 mod attributes;
 mod aux;
 mod guide;
+mod light_groups;
 mod passes;
 mod query;
 mod render;
 mod volume;
 
 pub use aux::Aux;
+pub use light_groups::{LightGroups, LightSource, MAX_LIGHT_GROUPS};
 
 pub use render::{
     render, render_observed, render_plan_with, render_planned, render_with, NoProgress, Observer,

@@ -23,9 +23,9 @@ use glam::{Vec2, Vec3};
 use rayon::prelude::*;
 
 use super::query::Meet;
-use super::{Counters, PathTracer, Settings};
+use super::{Counters, LightGroups, PathTracer, Settings, MAX_LIGHT_GROUPS};
 use crate::camera::Camera;
-use crate::film::{self, Film, FilmTile, Image};
+use crate::film::{self, Film, FilmTile, Image, LightSample};
 use crate::geometry::Ray;
 use crate::sampling::Sampler;
 use crate::world::World;
@@ -186,6 +186,8 @@ pub fn render_observed(
     let spp = settings.spp;
     let pass = plan.pass_spp(spp);
     progress.begin(width as u64 * height as u64 * spp as u64);
+    // The light groups come with the data passes (light_groups.rs).
+    let groups = plan.passes.then(|| LightGroups::of(tracer.scene));
     let rays = AtomicU64::new(0);
     let dropped = AtomicU64::new(0);
     let mut tiles: Vec<TileState> = film::tiles(width, height, TILE)
@@ -196,7 +198,8 @@ pub fn render_observed(
                 (true, false) => FilmTile::with_aux(rect),
                 (false, true) => FilmTile::new(rect).with_passes(),
                 (true, true) => FilmTile::with_aux(rect).with_passes(),
-            },
+            }
+            .with_light_groups(groups.as_ref().map_or(0, |g| g.len())),
             active: vec![true; (rect.w * rect.h) as usize],
         })
         .collect();
@@ -236,6 +239,7 @@ pub fn render_observed(
                         pixel,
                         from..to,
                         state,
+                        groups.as_ref(),
                         &mut counters,
                     );
                     taken += (to - from) as u64;
@@ -310,6 +314,7 @@ pub fn render_observed(
 
 /// Samples `range` of `pixel` into the tile, the camera rays of up to [`CAMERA_PACKET`]
 /// consecutive samples traced together; each path then goes on alone, samples in order.
+#[allow(clippy::too_many_arguments)]
 fn render_samples(
     tracer: &PathTracer<'_>,
     camera: &Camera,
@@ -317,6 +322,7 @@ fn render_samples(
     pixel: [u32; 2],
     range: std::ops::Range<u32>,
     state: &mut TileState,
+    groups: Option<&LightGroups>,
     counters: &mut Counters,
 ) {
     let [x, y] = pixel;
@@ -350,6 +356,20 @@ fn render_samples(
             if passes {
                 let p = tracer.pass_sample(&rays[k], meets[k]);
                 state.film.add_pass(pixel, &p, s.radiance);
+                if let Some(g) = groups {
+                    let mut out = [LightSample::default(); MAX_LIGHT_GROUPS + 1];
+                    let out = &mut out[..g.len()];
+                    tracer.light_group_sample(
+                        g,
+                        &pixel_sampler,
+                        first + k as u32,
+                        &rays[k],
+                        meets[k],
+                        counters,
+                        out,
+                    );
+                    state.film.add_light_groups(pixel, out);
+                }
             }
             if aux {
                 let a = tracer.aux(

@@ -31,7 +31,7 @@ use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
 pub use exr_io::{read_exr_rgb, MAX_READ_PIXELS};
-pub use passes::{PassPlates, PASSES_FILE};
+pub use passes::{light_group_keys, LightGroupPlate, PassPlates, OTHER_LIGHT_GROUP, PASSES_FILE};
 pub use preview::{encode_rgb8_png, finished_rgb8, preview_rgb8};
 
 use crate::finish::Chain;

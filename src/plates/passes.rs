@@ -42,6 +42,50 @@ pub struct PassPlates {
     pub variance: Vec<[f32; 3]>,
     /// The Cryptomattes (objects, materials).
     pub cryptomattes: Vec<Cryptomatte>,
+    /// The light groups, `other` last (empty: none written).
+    pub light_groups: Vec<LightGroupPlate>,
+}
+
+/// One light group of `passes.exr`: layers `light.<key>` (R, G, B, float32) and
+/// `shadow.<key>` (X, float16).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LightGroupPlate {
+    /// The layers' key: [`light_group_keys`] makes them unique.
+    pub key: String,
+    /// What the group holds, for the manifest: `{"table": "[[light]]", "name": "key"}` and
+    /// the like.
+    pub source: Value,
+    /// Mean direct light from the group, W·m⁻²·sr⁻¹ per linear Rec.709 channel.
+    pub light: Vec<[f32; 3]>,
+    /// The shadow matte in [0, 1]: the share of the group's unshadowed light the shadow rays
+    /// found blocked.
+    pub shadow: Vec<f32>,
+}
+
+/// The name `other`'s layers take: the light no group holds.
+pub const OTHER_LIGHT_GROUP: &str = "other";
+
+/// Unique layer keys for light groups named `(table, name)`, in order: each its name, but
+/// for a name an earlier group (or `other`) already took, which becomes `<table>:<name>`
+/// (names are unique only within their table: a `[[light]]` and an object may both be
+/// `lamp`). `table` is `light`, `emitter`, `object`, `sun` or `sky`.
+pub fn light_group_keys(names: &[(&str, &str)]) -> Vec<String> {
+    let mut taken: Vec<String> = vec![OTHER_LIGHT_GROUP.to_owned()];
+    let mut out = Vec::with_capacity(names.len());
+    for (table, name) in names {
+        let mut key = (*name).to_owned();
+        if taken.contains(&key) {
+            key = format!("{table}:{name}");
+        }
+        let mut n = 2;
+        while taken.contains(&key) {
+            key = format!("{table}:{name}#{n}");
+            n += 1;
+        }
+        taken.push(key.clone());
+        out.push(key);
+    }
+    out
 }
 
 /// One channel of `passes.exr`: its name, its samples, and the manifest's words for it.
@@ -66,6 +110,10 @@ impl PassPlates {
         ];
         if lens.iter().any(|&n| n != area)
             || self.cryptomattes.iter().any(|c| c.pixels.len() != area)
+            || self
+                .light_groups
+                .iter()
+                .any(|g| g.light.len() != area || g.shadow.len() != area)
         {
             return Err(format!("each pass needs {area} pixels"));
         }
@@ -81,7 +129,11 @@ impl PassPlates {
                 .cryptomattes
                 .iter()
                 .flat_map(|c| c.pixels.iter().flatten())
-                .all(|(_, v)| v.is_finite());
+                .all(|(_, v)| v.is_finite())
+            && self.light_groups.iter().all(|g| {
+                g.light.iter().flatten().all(|v| v.is_finite())
+                    && g.shadow.iter().all(|v| v.is_finite())
+            });
         if !finite {
             return Err("a pass holds a non-finite value".into());
         }
@@ -114,6 +166,18 @@ impl PassPlates {
                 push(name, FlatSamples::F32(values));
             }
         }
+        for g in &self.light_groups {
+            for (c, ch) in ["R", "G", "B"].iter().enumerate() {
+                push(
+                    format!("light.{}.{ch}", g.key),
+                    FlatSamples::F32(g.light.iter().map(|v| v[c]).collect()),
+                );
+            }
+            push(
+                format!("shadow.{}.X", g.key),
+                half(g.shadow.iter().copied()),
+            );
+        }
         out
     }
 
@@ -145,6 +209,21 @@ impl PassPlates {
                     "ranks": super::cryptomatte::RANKS,
                 },
                 "description": "Cryptomatte 1.2: per rank an id (the name's MurmurHash3_32 as float32 bits) and its coverage (share of the pixel's camera samples), largest first; the manifest is in the header",
+            });
+        }
+        for g in &self.light_groups {
+            let k = &g.key;
+            layers[format!("light.{k}")] = json!({
+                "channels": [format!("light.{k}.R"), format!("light.{k}.G"), format!("light.{k}.B")],
+                "type": "float32", "space": "linear Rec.709", "units": "W/(m^2 sr)",
+                "light_group": g.source,
+                "description": "direct light from this group at the first drawn surface, pixel mean: light sampling and the BSDF-sampled ray that meets the light, each MIS-weighted; the groups sum to the beauty's direct light (paths of two segments), the rest of the beauty is emission seen and indirect light",
+            });
+            layers[format!("shadow.{k}")] = json!({
+                "channels": [format!("shadow.{k}.X")],
+                "type": "float16",
+                "light_group": g.source,
+                "description": "shadow matte in [0, 1]: the share of this group's unshadowed light-sampled direct light that shadow rays found blocked (1 in the umbra, 0 where lit or where the group sends nothing)",
             });
         }
         layers
@@ -264,7 +343,36 @@ mod tests {
                         .collect(),
                 })
                 .collect(),
+            light_groups: light_group_keys(&[("light", "key"), ("emitter", "key")])
+                .into_iter()
+                .chain([OTHER_LIGHT_GROUP.to_owned()])
+                .enumerate()
+                .map(|(g, key)| LightGroupPlate {
+                    key,
+                    source: json!({ "group": g }),
+                    light: (0..n).map(|i| [f(i + g), 1e5 * f(i), 0.0]).collect(),
+                    shadow: (0..n).map(|i| f(i + g)).collect(),
+                })
+                .collect(),
         }
+    }
+
+    #[test]
+    fn light_group_keys_are_the_names_unless_taken() {
+        let keys = light_group_keys(&[
+            ("light", "lamp"),
+            ("object", "lamp"),
+            ("light", "other"),
+            ("sun", "sun"),
+            ("light", "sun"),
+        ]);
+        assert_eq!(
+            keys,
+            ["lamp", "object:lamp", "light:other", "sun", "light:sun"]
+        );
+        // A light literally named `light:x` comes before one whose `x` is taken.
+        let keys = light_group_keys(&[("light", "x"), ("light", "object:x"), ("object", "x")]);
+        assert_eq!(keys, ["x", "object:x", "object:x#2"]);
     }
 
     #[test]
@@ -293,10 +401,33 @@ mod tests {
             .map(|c| std::str::from_utf8(c.name.bytes()).unwrap())
             .collect();
         assert!(names.contains(&"pick.X") && names.contains(&"CryptoMaterial02.A"));
+        for name in ["light.key.R", "light.emitter:key.B", "shadow.other.X"] {
+            assert!(names.contains(&name), "{name} in {names:?}");
+        }
+        let ty = |n: &str| {
+            let c = meta.headers[0].channels.list.iter();
+            c.clone()
+                .find(|c| c.name.bytes() == n.as_bytes())
+                .map(|c| c.sample_type)
+        };
+        assert_eq!(
+            ty("light.key.G"),
+            Some(exr::meta::attribute::SampleType::F32)
+        );
+        assert_eq!(
+            ty("shadow.key.X"),
+            Some(exr::meta::attribute::SampleType::F16)
+        );
         // A wrong size or a non-finite value is refused before anything is encoded.
         assert!(encode_passes(5, 299, &p).is_err());
         let mut bad = p.clone();
         bad.variance[7][1] = f32::NAN;
+        assert!(encode_passes(5, 300, &bad).is_err());
+        let mut bad = p.clone();
+        bad.light_groups[1].light[3][2] = f32::INFINITY;
+        assert!(encode_passes(5, 300, &bad).is_err());
+        let mut bad = p.clone();
+        bad.light_groups[0].shadow.pop();
         assert!(encode_passes(5, 300, &bad).is_err());
         assert!(sort_header_attributes(&mut [0u8; 12]).is_err());
     }

@@ -3,7 +3,8 @@
 
 Reads the EXR with OpenEXR's own Python bindings (PyPI `OpenEXR`), the Cryptomatte masks
 with `cryptomatte-api` (PyPI), and hashes names with `mmh3` (PyPI), none of them sharing code
-with the bake; checks them against manifest.json and beauty.exr's alpha. Exits non-zero with
+with the bake; checks them against manifest.json and beauty.exr's alpha, and the light groups
+against the manifest and the beauty. Exits non-zero with
 a message on the first failure; prints "masks ok: N objects, M materials" at the end.
 
 Usage: passes_oracle.py PLATE_DIR
@@ -117,6 +118,46 @@ def main():
         if o in masks["CryptoObject"] and np.abs(masks["CryptoObject"][o] - masks["CryptoMaterial"][mat]).max() > 1e-6:
             fail(f"object {o} and material {mat} masks differ")
     print(f"masks ok: {len(masks['CryptoObject'])} objects, {len(masks['CryptoMaterial'])} materials")
+
+    # Light groups: a float32 light.<key> and a half shadow.<key> per group the manifest
+    # names, `other` last; the spheres scene's point light `key` and emitter `glow` each have
+    # one. Direct light is part of the beauty, so the groups sum to no more than it.
+    layers = manifest["files"]["passes.exr"]["layers"]
+    groups = sorted(k[len("light."):] for k in layers if k.startswith("light."))
+    if sorted(k[len("shadow."):] for k in layers if k.startswith("shadow.")) != groups:
+        fail(f"light and shadow layers differ: {sorted(layers)}")
+    want = {"key": "[[light]]", "glow": "[[emitter]]"}
+    for key, table in want.items():
+        if key not in groups or layers[f"light.{key}"]["light_group"] != {"table": table, "name": key}:
+            fail(f"no light group for {table} {key}: {groups}")
+    if "other" not in groups:
+        fail(f"no `other` light group: {groups}")
+    total = np.zeros((h, w, 3))
+    for key in groups:
+        for c, name in enumerate("RGB"):
+            px = ch[f"light.{key}.{name}"].pixels
+            if px.dtype != np.float32:
+                fail(f"light.{key}.{name} is {px.dtype}, want float32")
+            if not np.isfinite(px).all() or (px < 0).any():
+                fail(f"light.{key}.{name} holds negative or non-finite values")
+            total[..., c] += px
+        m = ch[f"shadow.{key}.X"].pixels
+        if m.dtype != np.float16:
+            fail(f"shadow.{key}.X is {m.dtype}, want float16")
+        if (m < 0).any() or (m > 1).any():
+            fail(f"shadow.{key}.X leaves [0, 1]: {m.min()}..{m.max()}")
+    for c, name in enumerate("RGB"):
+        b = beauty[name].pixels.astype(np.float64)
+        if (total[..., c] > b * (1 + 1e-3) + 1e-4).any():
+            fail(f"the light groups' {name} exceeds the beauty's by {(total[..., c] - b).max()}")
+    lit = total.sum(axis=2) > 0
+    if lit.mean() < 0.5:
+        fail(f"only {lit.mean()} of the pixels get direct light")
+    # The point light `key` shadows the ground behind the balls: some matte is 1, most is 0.
+    m = ch["shadow.key.X"].pixels
+    if not ((m == 1).any() and (m == 0).mean() > 0.5):
+        fail(f"shadow.key.X: {(m == 1).sum()} pixels at 1, {(m == 0).mean()} at 0")
+    print(f"light groups ok: {', '.join(groups)}")
 
 
 if __name__ == "__main__":
