@@ -1,7 +1,8 @@
 //! The plate folder: what a bake leaves behind for a live renderer to composite.
 //!
-//! A plate folder holds four files, five in adaptive or time-limited bakes (see
-//! `docs/plates.md` for the full contract):
+//! A plate folder holds four files, five in adaptive or time-limited bakes, and
+//! `casters.glb` when the scene has casters or proxies (see `docs/plates.md` for the full
+//! contract):
 //!
 //! | file | contents |
 //! | --- | --- |

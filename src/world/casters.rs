@@ -245,6 +245,7 @@ mod tests {
             .sum();
         // The whole triangle is 2; the cut-off corner x > 1 is a triangle of 0.5.
         assert!((area - 1.5).abs() < 1e-6, "{area}");
-        assert!(clip_polygon(&tri, Vec4::new(-1.0, 0.0, 0.0, -5.0)).is_empty());
+        // Cut where x > −5: nothing is kept.
+        assert!(clip_polygon(&tri, Vec4::new(1.0, 0.0, 0.0, 5.0)).is_empty());
     }
 }
