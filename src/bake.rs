@@ -343,8 +343,17 @@ pub fn bake_previewed(
     manifest["sampling"] = sampling_json(options, &rendered);
     manifest["denoise"] = denoise_json;
     manifest["not_drawn"] = json!(capabilities);
-    let files = plates::write_plate_folder_with(&out, &images, passes.as_ref(), &chain, manifest)
-        .map_err(BakeError::Write)?;
+    let casters = caster_file(&scene, &world);
+    manifest["casters"] = casters_json(&scene, &casters);
+    let files = plates::write_plate_folder_casting(
+        &out,
+        &images,
+        passes.as_ref(),
+        Some(&casters),
+        &chain,
+        manifest,
+    )
+    .map_err(BakeError::Write)?;
     Ok(BakeReport {
         out,
         files,
@@ -487,6 +496,57 @@ fn light_group_plates(
             shadow: img.shadow.clone(),
         })
         .collect()
+}
+
+/// The plate's caster file: the static objects' caster meshes when `[plates] casters` is
+/// `"meshes"` (the default, also without `[plates]`), and every proxy of `[plates] proxies`
+/// (docs/plates.md, "Casters and proxies").
+fn caster_file(scene: &scene::Scene, world: &World) -> plates::CasterFile {
+    let mode = scene
+        .plates
+        .as_ref()
+        .map_or_else(Default::default, |p| p.casters);
+    let node = |c: crate::world::casters::CasterMesh| {
+        let o = &world.objects[c.object as usize];
+        plates::CasterNode {
+            object: o.key.clone(),
+            id: o.id.clone(),
+            pick: o.pick,
+            proxy: match c.source {
+                crate::world::casters::CasterSource::Proxy(k) => Some(k),
+                crate::world::casters::CasterSource::Mesh => None,
+            },
+            positions: c.positions.iter().map(|p| p.to_array()).collect(),
+            triangles: c.indices,
+            cutout: c.cutout,
+        }
+    };
+    plates::CasterFile {
+        mode,
+        meshes: if mode == scene::Casters::Meshes {
+            world.caster_meshes().into_iter().map(node).collect()
+        } else {
+            Vec::new()
+        },
+        proxies: world
+            .proxy_meshes(&scene.proxies)
+            .into_iter()
+            .map(node)
+            .collect(),
+    }
+}
+
+/// The manifest's `"casters"`: the mode, the proxies file and where the geometry went.
+fn casters_json(scene: &scene::Scene, c: &plates::CasterFile) -> serde_json::Value {
+    let proxies = scene.plates.as_ref().and_then(|p| p.proxies.as_ref());
+    json!({
+        "casters": plates::casters::mode_words(c.mode),
+        "proxies": proxies.map(|p| p.to_string_lossy().replace('\\', "/")),
+        "file": (!c.is_empty()).then_some(plates::CASTERS_FILE),
+        "casters_scene": c.scenes().0,
+        "proxies_scene": c.scenes().1,
+        "pick": "a ray that meets a node of the proxies scene picks the object its extras name (extras.pick); the static objects' own pick ids per pixel are in passes.exr's pick layer",
+    })
 }
 
 /// Refuses a plan the render loop cannot follow, as a usage error naming the option.

@@ -1,7 +1,8 @@
 //! The plate folder: what a bake leaves behind for a live renderer to composite.
 //!
-//! A plate folder holds four files, five in adaptive or time-limited bakes (see
-//! `docs/plates.md` for the full contract):
+//! A plate folder holds four files, five in adaptive or time-limited bakes, and
+//! `casters.glb` when the scene has casters or proxies (see `docs/plates.md` for the full
+//! contract):
 //!
 //! | file | contents |
 //! | --- | --- |
@@ -10,6 +11,7 @@
 //! | `preview.png` | 8-bit sRGB RGB of the beauty finished by the scene's chain (`docs/finish.md`) |
 //! | `samples.exr` | one uint32 channel `N`: camera samples per pixel (only when counts may differ) |
 //! | `passes.exr` | only with `--passes`: the data passes in one multi-layer EXR ([`PassPlates`], [`write_plate_folder_with`]) |
+//! | `casters.glb` | the static objects' shadow casters and their proxies, world space ([`CasterFile`], [`write_plate_folder_casting`]) |
 //! | `manifest.json` | the bake's manifest with a `"files"` object describing the images |
 //!
 //! Every byte depends only on the pixels and the manifest: the EXRs carry no time stamps and
@@ -18,8 +20,10 @@
 //! ([`write_plate_folder`]), so a reader finds the old folder or the new one, never a mix.
 
 mod atomic;
+pub mod casters;
 pub mod cryptomatte;
 mod exr_io;
+mod glb;
 mod passes;
 mod preview;
 
@@ -30,6 +34,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
+pub use casters::{CasterFile, CasterNode, CASTERS_FILE};
 pub use exr_io::{read_exr_rgb, MAX_READ_PIXELS};
 pub use passes::{light_group_keys, LightGroupPlate, PassPlates, OTHER_LIGHT_GROUP, PASSES_FILE};
 pub use preview::{encode_rgb8_png, finished_rgb8, preview_rgb8};
@@ -185,6 +190,20 @@ pub fn write_plate_folder_with(
     chain: &Chain,
     manifest: Value,
 ) -> Result<Vec<String>, PlateError> {
+    write_plate_folder_casting(dir, images, passes, None, chain, manifest)
+}
+
+/// [`write_plate_folder_with`], also writing `casters` as [`CASTERS_FILE`] when it is given
+/// and holds anything ([`CasterFile::is_empty`]), encoded with the rest before anything is
+/// written and described in the manifest's `"files"` like the images.
+pub fn write_plate_folder_casting(
+    dir: &Path,
+    images: &PlateImages,
+    passes: Option<&PassPlates>,
+    casters: Option<&CasterFile>,
+    chain: &Chain,
+    manifest: Value,
+) -> Result<Vec<String>, PlateError> {
     check_images(dir, images)?;
     let Value::Object(mut manifest) = manifest else {
         return Err(PlateError::write(
@@ -207,6 +226,11 @@ pub fn write_plate_folder_with(
         .map(|p| passes::encode_passes(images.width, images.height, p))
         .transpose()
         .map_err(|e| encode_error(PASSES_FILE, e))?;
+    let casters = casters.filter(|c| !c.is_empty());
+    let caster_bytes = casters
+        .map(CasterFile::encode)
+        .transpose()
+        .map_err(|e| encode_error(CASTERS_FILE, e))?;
 
     let (w, h) = (images.width, images.height);
     let files = json!({
@@ -297,6 +321,12 @@ pub fn write_plate_folder_with(
             "sha256": sha256_hex(bytes),
         });
     }
+    if let (Some(c), Some(bytes)) = (casters, &caster_bytes) {
+        let mut entry = c.file_json();
+        entry["bytes"] = json!(bytes.len());
+        entry["sha256"] = json!(sha256_hex(bytes));
+        files[CASTERS_FILE] = entry;
+    }
     manifest.insert("files".to_owned(), files);
     manifest.insert("finish".to_owned(), chain.to_json());
     let mut manifest_bytes = serde_json::to_vec_pretty(&Value::Object(manifest)).map_err(|e| {
@@ -322,6 +352,9 @@ pub fn write_plate_folder_with(
     }
     if let Some(bytes) = pass_bytes {
         contents.push((PASSES_FILE, bytes));
+    }
+    if let Some(bytes) = caster_bytes {
+        contents.push((CASTERS_FILE, bytes));
     }
     contents.push((MANIFEST_FILE, manifest_bytes));
     atomic::write_folder_atomically(dir, &contents)?;

@@ -6,10 +6,12 @@
 //!
 //! Files: this one holds the types; `build.rs` builds the world from the scene, `materials.rs`
 //! turns library materials into models, `gltf_surface.rs` glTF materials drawn as themselves, `sun.rs` resolves the sun and the analytic sky, `haze.rs` the `[haze]` medium,
-//! `notes.rs` names what the scene holds that this version does not draw, and `text.rs` fills
-//! `[text.*]` blocks into triangles.
+//! `notes.rs` names what the scene holds that this version does not draw, `text.rs` fills
+//! `[text.*]` blocks into triangles, and `casters.rs` gathers the caster geometry of
+//! `[plates] casters` and the proxies.
 
 mod build;
+pub mod casters;
 pub mod gltf_surface;
 mod haze;
 mod materials;

@@ -373,8 +373,8 @@ mod tests {
         assert!(drawn.is_empty(), "{drawn:?}");
     }
 
-    /// An id, a default `casters` and a flat normal change nothing, and text is drawn: no note
-    /// names them.
+    /// An id, a default `casters` and a flat normal change nothing, text is drawn, and the
+    /// proxies go into the caster file: no note names them.
     #[test]
     fn the_false_alarms_are_gone() {
         let n = notes(&[
@@ -409,13 +409,17 @@ mod tests {
             "text.font",
             "proxy.id",
             "plates.casters",
+            "plates.proxies",
+            "proxy",
+            "proxy.object",
+            "proxy.size",
             "materials.normal",
             "materials.normal.source",
             "materials.normal.strength",
         ] {
             assert!(!w.contains(&gone), "{gone} in {w:?}");
         }
-        for kept in ["content", "content.image", "plates.proxies", "proxy"] {
+        for kept in ["content", "content.image"] {
             assert!(w.contains(&kept), "{kept} not in {w:?}");
         }
     }

@@ -137,7 +137,7 @@ pub static PROXY: TableSchema = entry(
     Kind::Proxy,
     Some(Rule::Proxy),
 )
-.uses(Use::NotYet);
+.uses(Use::Recorded);
 
 /// The kinds of files, each with its top-level table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -439,11 +439,11 @@ pub static PLATES: TableSchema = tr(
         .m("the plate folder a bake writes"),
         k("proxies", Ty::Path(path_to(".proxies.toml")))
             .m("the static objects' invisible stand-ins")
-            .uses(Use::NotYet),
+            .uses(Use::Recorded),
         k("casters", Ty::Enum(&["meshes", "proxies", "none"]))
             .ds("meshes")
             .m("what casts shadows on the dynamic objects in the static objects' place")
-            .uses(Use::NotYet),
+            .uses(Use::Recorded),
     ],
     Rule::Plates,
 );
