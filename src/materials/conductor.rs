@@ -152,10 +152,23 @@ impl Conductor {
     pub fn with_power(f0: Vec3, roughness: f32, power: f32) -> Conductor {
         let f0 = Vec3::new(unit(f0.x), unit(f0.y), unit(f0.z));
         let power = fresnel::schlick_power(power);
+        Conductor::with_average(
+            f0,
+            roughness,
+            power,
+            fresnel::schlick_pow_average(f0, power),
+        )
+    }
+
+    /// A conductor whose multiple scattering keeps `f_avg` (per channel, in `[0, 1]`) of the
+    /// energy at each further bounce instead of Schlick's mean: what a surface whose Fresnel
+    /// is not Schlick's (a thin film over the metal, `film.rs`) gives its own cosine-weighted
+    /// mean. `f0` and `power` as [`Conductor::with_power`], already clamped.
+    pub(crate) fn with_average(f0: Vec3, roughness: f32, power: f32, f_avg: Vec3) -> Conductor {
+        let f_avg = Vec3::new(unit(f_avg.x), unit(f_avg.y), unit(f_avg.z));
         let roughness = unit(roughness).max(ROUGHNESS_MIN);
         let albedo = AlbedoRow::new(roughness);
         let e_avg = albedo.e_avg;
-        let f_avg = fresnel::schlick_pow_average(f0, power);
         // The denominator is ≥ E_avg > 0.4 for GGX with α ≤ 1, and ≥ 1 − F_avg otherwise.
         let denom = (Vec3::ONE - f_avg * (1.0 - e_avg)).max(Vec3::splat(1e-6));
         let f_ms = f_avg * f_avg * e_avg / denom;

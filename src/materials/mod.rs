@@ -10,9 +10,11 @@ pub mod coat;
 pub mod conductor;
 pub mod dielectric;
 pub mod eon;
+pub mod film;
 pub mod fresnel;
 pub mod ggx;
 pub mod glass;
+pub mod iridescent;
 mod plain;
 pub mod sheen;
 pub mod sheet;
@@ -22,7 +24,9 @@ pub(crate) mod testutil;
 pub use coat::Coated;
 pub use conductor::Conductor;
 pub use eon::Eon;
+pub use film::ThinFilm;
 pub use glass::Glass;
+pub use iridescent::Iridescent;
 pub use plain::Plain;
 pub use sheen::Sheen;
 pub use sheet::ThinSheet;
@@ -137,6 +141,8 @@ pub enum Bxdfs {
     RoughDiffuse(Eon),
     /// The `cloth` family: a sheen over a diffuse base.
     Cloth(Sheen),
+    /// `plain` (and the conductors, as `plain` at metalness 1) under a thin film.
+    Iridescent(Iridescent),
 }
 
 impl Bxdfs {
@@ -161,6 +167,7 @@ impl Bxdfs {
             Bxdfs::ThinSheet(t) => t.base(),
             Bxdfs::RoughDiffuse(e) => e.base(),
             Bxdfs::Cloth(c) => c.base(),
+            Bxdfs::Iridescent(i) => i.base(),
         }
     }
 
@@ -178,6 +185,7 @@ impl Bxdfs {
             Bxdfs::ThinSheet(_) => return 1.0,
             Bxdfs::RoughDiffuse(e) => return e.roughness(),
             Bxdfs::Cloth(c) => c.alpha(),
+            Bxdfs::Iridescent(i) => i.alpha(),
         };
         alpha.clamp(0.0, 1.0).sqrt()
     }
@@ -203,6 +211,7 @@ macro_rules! dispatch {
             Bxdfs::ThinSheet($b) => $e,
             Bxdfs::RoughDiffuse($b) => $e,
             Bxdfs::Cloth($b) => $e,
+            Bxdfs::Iridescent($b) => $e,
         }
     };
 }

@@ -4,7 +4,9 @@ use super::*;
 
 use glam::Vec3;
 
-use crate::materials::{positive, Bxdfs, Coated, Conductor, Eon, Glass, Plain, Sheen, ThinSheet};
+use crate::materials::{
+    positive, Bxdfs, Coated, Conductor, Eon, Glass, Iridescent, Plain, Sheen, ThinFilm, ThinSheet,
+};
 use crate::scene::{self, Family};
 
 /// Chromium's reflectance at normal incidence, linear RGB (from its complex index at the
@@ -124,7 +126,21 @@ pub(super) fn material_def(m: &scene::Material, filter_glossy: f32) -> MaterialD
         Plain::with_power(base, roughness, metalness, m.specular, m.fresnel_power)
     };
     let holdout = m.family == Family::Occluder;
-    let model = |roughness: f32, coat_roughness: f32| match m.family {
+    // A thin film is drawn on the uncoated `plain` model and the conductors (the schema's
+    // `thin_film` cases name the others).
+    let film = ThinFilm::new(m.thin_film, m.thin_film_ior, m.thin_film_amount).filter(|_| {
+        coat == 0.0
+            && matches!(
+                m.family,
+                Family::Plain
+                    | Family::Wood
+                    | Family::Bark
+                    | Family::Cord
+                    | Family::Metal
+                    | Family::Chrome
+            )
+    });
+    let from_family = |family: Family, roughness: f32, coat_roughness: f32| match family {
         // What asks about a holdout's BSDF finds a black one.
         Family::Occluder => Bxdfs::Plain(Plain::new(Vec3::ZERO, roughness, 0.0, 0.0)),
         _ if dielectric_body => Bxdfs::Glass(Glass::coated(
@@ -153,6 +169,20 @@ pub(super) fn material_def(m: &scene::Material, filter_glossy: f32) -> MaterialD
             Bxdfs::Conductor(Conductor::with_power(base, roughness, m.fresnel_power))
         }
         _ => Bxdfs::Plain(under_coat(roughness)),
+    };
+    let model = |roughness: f32, coat_roughness: f32| match (m.family, film) {
+        (_, Some(film)) => {
+            let metalness = if conductor { 1.0 } else { m.metalness };
+            Bxdfs::Iridescent(Iridescent::new(
+                base,
+                roughness,
+                metalness,
+                m.specular,
+                m.fresnel_power,
+                film,
+            ))
+        }
+        (family, None) => from_family(family, roughness, coat_roughness),
     };
     let least = |r: f32| {
         let r = if r.is_nan() { 0.0 } else { r };

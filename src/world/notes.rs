@@ -21,10 +21,10 @@ fn case<'c>(
     let unit = |x: f32| if x.is_nan() { 0.0 } else { x.clamp(0.0, 1.0) };
     cases.iter().find(|c| match c.when {
         When::Is(key, vals) => sel(key).is_some_and(|v| vals.contains(&v)),
-        When::Uncoated(fams) => {
+        When::Uncoated(fams) | When::Coated(fams) => {
             let fam = sel("family");
             let coated = fam == Some("lacquer") || num("clearcoat").is_some_and(|c| c > 0.0);
-            fam.is_some_and(|f| fams.contains(&f)) && !coated
+            fam.is_some_and(|f| fams.contains(&f)) && coated == matches!(c.when, When::Coated(_))
         }
         When::At(fams, key, v) => {
             sel("family").is_some_and(|f| fams.contains(&f))

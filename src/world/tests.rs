@@ -488,3 +488,64 @@ fn beer_lambert_is_finite_and_exact() {
     assert!(beer_lambert(Vec3::splat(f32::NAN), 1.0).is_finite());
     assert_eq!(beer_lambert(sigma, 0.0), Vec3::ONE);
 }
+
+/// A thin film is drawn where the model has a bare exact specular layer (the uncoated `plain`
+/// model and the conductors), and named elsewhere and where its thickness or amount is 0.
+#[test]
+fn thin_film_is_drawn_on_a_bare_specular_layer_and_named_elsewhere() {
+    let m = |key: &str, family, clearcoat, thin_film, thin_film_amount| scene::Material {
+        key: key.into(),
+        family,
+        clearcoat,
+        thin_film,
+        thin_film_amount,
+        ..Default::default()
+    };
+    for family in [Family::Plain, Family::Wood, Family::Metal, Family::Chrome] {
+        let d = material_def(&m("a", family, 0.0, 300.0, 1.0), 0.0);
+        assert!(matches!(d.bxdf, Bxdfs::Iridescent(_)), "{family:?}");
+    }
+    // Without a film the model is built exactly as before.
+    let bare = material_def(&m("a", Family::Plain, 0.0, 0.0, 0.0), 0.0);
+    assert_eq!(
+        material_def(&m("a", Family::Plain, 0.0, 0.0, 1.0), 0.0).bxdf,
+        bare.bxdf
+    );
+    assert_eq!(
+        material_def(&m("a", Family::Plain, 0.0, 300.0, 0.0), 0.0).bxdf,
+        bare.bxdf
+    );
+    let coated = material_def(&m("a", Family::Plain, 0.5, 300.0, 1.0), 0.0);
+    assert!(matches!(coated.bxdf, Bxdfs::Coated(_)));
+    let glass = material_def(&m("a", Family::Glass, 0.0, 300.0, 1.0), 0.0);
+    assert!(matches!(glass.bxdf, Bxdfs::Glass(_)));
+    let scene = scene::Scene {
+        materials: vec![
+            m("drawn", Family::Plain, 0.0, 300.0, 1.0),
+            m("pane", Family::Glass, 0.0, 300.0, 1.0),
+            m("varnish", Family::Plain, 0.5, 300.0, 1.0),
+            m("thin", Family::Metal, 0.0, 0.0, 1.0),
+            m("page", Family::Paper, 0.0, 300.0, 1.0),
+        ],
+        ..Default::default()
+    };
+    let notes: Vec<String> = capability_notes(&scene)
+        .iter()
+        .filter(|c| c.what.contains("thin_film"))
+        .map(|c| c.message.clone())
+        .collect();
+    let film = "is not rendered yet on family \"{}\": a thin film is drawn on the uncoated \
+                families \"plain\", \"wood\", \"bark\", \"cord\", \"metal\" and \"chrome\"";
+    assert_eq!(
+        notes,
+        [
+            format!("thin_film = 300 {}", film.replace("{}", "glass")),
+            format!("thin_film_amount = 1 {}", film.replace("{}", "glass")),
+            format!("thin_film = 300 {}", film.replace("{}", "plain")),
+            format!("thin_film_amount = 1 {}", film.replace("{}", "plain")),
+            "thin_film_amount = 1 has no effect: thin_film (the film's thickness) is 0".into(),
+            "thin_film = 300 has no effect: family \"paper\" is a thin diffuse sheet (base and transmission)".into(),
+            "thin_film_amount = 1 has no effect: family \"paper\" is a thin diffuse sheet (base and transmission)".into(),
+        ]
+    );
+}

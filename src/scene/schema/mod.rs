@@ -309,6 +309,8 @@ pub enum When {
     Is(&'static str, &'static [&'static str]),
     /// A material of one of these families with no clear coat (not `lacquer`, `clearcoat` ≤ 0).
     Uncoated(&'static [&'static str]),
+    /// A material of one of these families under a clear coat (`lacquer`, or `clearcoat` > 0).
+    Coated(&'static [&'static str]),
     /// A material of one of these families whose key (clamped to 0 to 1) is this value.
     At(&'static [&'static str], &'static str, f64),
 }

@@ -59,6 +59,42 @@ const BLACK: &str = "has no effect: {family} draws its emission and reflects not
 const DIELECTRIC: &str = "has no effect: {family} is a dielectric of index ior";
 const NO_COAT: &str = "has no effect: {family} has no clear coat";
 
+/// The families whose film is drawn: the uncoated `plain` model and the conductors.
+const FILMED: &str = "is not rendered yet on {family}: a thin film is drawn on the uncoated families \"plain\", \"wood\", \"bark\", \"cord\", \"metal\" and \"chrome\"";
+/// Where a thin film (`thin_film`, `thin_film_ior`, `thin_film_amount`) is not drawn.
+const FILM_CASES: [Unread; 6] = [
+    Unread {
+        when: When::Is("family", OCCLUDER),
+        agrees: None,
+        why: HOLDOUT,
+    },
+    Unread {
+        when: When::Is("family", SHEETS),
+        agrees: None,
+        why: SHEET,
+    },
+    Unread {
+        when: When::Uncoated(ROUGH_DIFFUSE),
+        agrees: None,
+        why: EON,
+    },
+    Unread {
+        when: When::Uncoated(EMISSIVE),
+        agrees: None,
+        why: BLACK,
+    },
+    Unread {
+        when: When::Is("family", GLASS),
+        agrees: None,
+        why: FILMED,
+    },
+    Unread {
+        when: When::Coated(FAMILIES),
+        agrees: None,
+        why: FILMED,
+    },
+];
+
 /// `[materials.<name>]`.
 pub static MATERIAL: TableSchema = entry(
     &[
@@ -189,9 +225,22 @@ pub static MATERIAL: TableSchema = entry(
                 agrees: None,
                 why: "has no effect: {family} encloses no medium",
             }]),
-        k("thin_film", NUM).d(0.0).u("nm").m("the thin film's thickness").uses(Use::NotYet),
-        k("thin_film_ior", NUM).d(1.5).m("the thin film's index of refraction").uses(Use::NotYet),
-        k("thin_film_amount", NUM).d(0.0).m("the thin film's weight").uses(Use::NotYet),
+        k("thin_film", NUM).d(0.0).u("nm").m("the thin film's thickness").clamp(within(0.0, 20000.0))
+            .unread(&[
+                FILM_CASES[0], FILM_CASES[1], FILM_CASES[2], FILM_CASES[3], FILM_CASES[4], FILM_CASES[5],
+                Unread { when: When::At(FAMILIES, "thin_film_amount", 0.0), agrees: None, why: "has no effect: thin_film_amount is 0" },
+            ]),
+        k("thin_film_ior", NUM).d(1.5).m("the thin film's index of refraction").clamp(within(1.0, 4.0))
+            .unread(&[
+                FILM_CASES[0], FILM_CASES[1], FILM_CASES[2], FILM_CASES[3], FILM_CASES[4], FILM_CASES[5],
+                Unread { when: When::At(FAMILIES, "thin_film", 0.0), agrees: None, why: "has no effect: thin_film (the film's thickness) is 0" },
+                Unread { when: When::At(FAMILIES, "thin_film_amount", 0.0), agrees: None, why: "has no effect: thin_film_amount is 0" },
+            ]),
+        k("thin_film_amount", NUM).d(0.0).m("the thin film's weight").clamp(within(0.0, 1.0))
+            .unread(&[
+                FILM_CASES[0], FILM_CASES[1], FILM_CASES[2], FILM_CASES[3], FILM_CASES[4], FILM_CASES[5],
+                Unread { when: When::At(FAMILIES, "thin_film", 0.0), agrees: None, why: "has no effect: thin_film (the film's thickness) is 0" },
+            ]),
         k("emission", V3).dv(ZERO3).u("W·m⁻²·sr⁻¹, linear RGB").m("the radiance leaving the front face").clamp(ge(0.0)),
         k("fresnel_power", NUM).d(5.0).m("the Schlick exponent of the conductor's Fresnel")
             .unread(&[
