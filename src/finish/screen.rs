@@ -89,26 +89,26 @@ fn void_and_cluster() -> Vec<u32> {
     // The tightest cluster (the one with most energy) among `want` pixels, or the largest void
     // (least energy).
     let pick = |energy: &[f64], ones: &[bool], want: bool, most: bool| -> usize {
-        let mut best: Option<usize> = None;
-        for i in 0..n {
-            if ones[i] != want {
+        let mut best: Option<(usize, f64)> = None;
+        for (i, (&one, &e)) in ones.iter().zip(energy).enumerate() {
+            if one != want {
                 continue;
             }
             let better = match best {
                 None => true,
-                Some(b) => {
+                Some((_, b)) => {
                     if most {
-                        energy[i] > energy[b]
+                        e > b
                     } else {
-                        energy[i] < energy[b]
+                        e < b
                     }
                 }
             };
             if better {
-                best = Some(i);
+                best = Some((i, e));
             }
         }
-        best.unwrap_or(0)
+        best.map_or(0, |(i, _)| i)
     };
     let key = super::NoiseKey {
         seed: 0x5eed_b10e,
@@ -304,7 +304,7 @@ mod tests {
     fn the_dot_area_is_the_threshold_share() {
         assert_eq!(dot_area(0.0), 0.0);
         assert!((dot_area(0.5) - std::f32::consts::FRAC_PI_4).abs() < 1e-6);
-        assert!((dot_area(0.7071) - 1.0).abs() < 1e-3);
+        assert!((dot_area(std::f32::consts::FRAC_1_SQRT_2) - 1.0).abs() < 1e-3);
         let mut last = 0.0;
         for i in 1..=100 {
             let a = dot_area(i as f32 * 0.0071);
