@@ -324,10 +324,36 @@ fn a_style_comes_first_and_keys_tune_its_passes() {
         matches!(c.passes[0], Pass::Tone(Tone { kind: ToneKind::Aces, gain, .. }) if gain == 1.5)
     );
     // A style this version does not draw is named, not faked.
-    let c = chain(vec![text("style", "crt"), num("exposure", 0.5)], vec![]);
+    let c = chain(vec![text("style", "comic"), num("exposure", 0.5)], vec![]);
     assert_eq!(names(&c), ["exposure"]);
     assert_eq!(c.not_drawn.len(), 1);
-    assert_eq!(c.not_drawn[0].what, "style \"crt\"");
+    assert_eq!(c.not_drawn[0].what, "style \"comic\"");
+    // The film style's halation comes before its tone map, and `radius` tunes it.
+    let c = chain(vec![text("style", "film"), num("radius", 5.0)], vec![]);
+    assert_eq!(
+        names(&c),
+        ["halation", "tone", "weave", "flicker", "grain", "dust"]
+    );
+    assert!(matches!(c.passes[0], Pass::Halation(h) if h.radius == Some(5)));
+    // `shadow` and `highlight` tune the gradient map's ends; an ink colour the halftone's.
+    let c = chain(
+        vec![
+            text("style", "gradient_map"),
+            text("shadow", "#000000"),
+            key("highlight", FinishValue::Nums(vec![1.0, 0.0, 0.0])),
+        ],
+        vec![vec![text("ink", "#ff0000"), num("dot", 4.0)]],
+    );
+    assert_eq!(names(&c), ["tone", "gradient_map", "halftone"]);
+    let Pass::GradientMap { stops } = &c.passes[1] else {
+        panic!()
+    };
+    assert_eq!((stops[0], stops[4]), ([0.0; 3], [1.0, 0.0, 0.0]));
+    assert!(matches!(c.passes[2], Pass::Halftone(h) if h.dot == 4.0 && h.ink == [1.0, 0.0, 0.0]));
+    // A number for `ink` is the comic's ink: named, not drawn.
+    let c = chain(vec![num("ink", 0.5)], vec![]);
+    assert!(c.passes.is_empty());
+    assert_eq!(c.not_drawn[0].what, "ink as a number");
 }
 
 #[test]
@@ -561,7 +587,24 @@ fn the_finish_does_not_depend_on_the_thread_count() {
             .unwrap()
             .install(|| {
                 let mut out = c.apply(w, h, &px);
-                out.extend(chain(vec![text("style", "kuwahara")], vec![]).apply(w, h, &px));
+                for s in [
+                    "kuwahara",
+                    "film",
+                    "halftone",
+                    "watercolor",
+                    "tilt_shift",
+                    "crt",
+                    "neon",
+                ] {
+                    out.extend(chain(vec![text("style", s)], vec![]).apply(w, h, &px));
+                }
+                out.extend(
+                    chain(
+                        vec![text("style", "one_bit"), text("dither_kind", "blue")],
+                        vec![],
+                    )
+                    .apply(w, h, &px),
+                );
                 out
             })
     };
@@ -616,7 +659,7 @@ fn a_bake_finishes_its_preview_and_records_the_chain() {
     bake(&scene_file, &plain);
 
     let mut text = std::fs::read_to_string(&scene_file).unwrap();
-    text.push_str("\n[finish]\nfile = \"looks/warm.finish.toml\"\n\n[[finish.pass]]\nvignette = 0.5\n\n[[finish.pass]]\nscanlines = 0.3\n");
+    text.push_str("\n[finish]\nfile = \"looks/warm.finish.toml\"\n\n[[finish.pass]]\nvignette = 0.5\n\n[[finish.pass]]\nscanlines = 0.3\n\n[[finish.pass]]\nrim = 0.3\n");
     std::fs::write(&scene_file, text).unwrap();
     std::fs::create_dir_all(project.join("looks")).unwrap();
     std::fs::write(
@@ -651,9 +694,12 @@ fn a_bake_finishes_its_preview_and_records_the_chain() {
         .collect();
     // The file's chain (the style's tone, tuned to ACES, and sepia; then exposure), then the
     // scene's passes.
-    assert_eq!(passes, ["tone", "sepia", "exposure", "vignette"]);
+    assert_eq!(
+        passes,
+        ["tone", "sepia", "exposure", "vignette", "scanlines"]
+    );
     assert_eq!(f["passes"][0]["kind"], "aces");
-    // The finish file is an input, and scanlines (not drawn yet) is named.
+    // The finish file is an input, and rim (not drawn yet) is named.
     assert!(
         m["inputs"].get("looks/warm.finish.toml").is_some(),
         "{}",
@@ -663,7 +709,7 @@ fn a_bake_finishes_its_preview_and_records_the_chain() {
         report
             .capabilities
             .iter()
-            .any(|c| c.what == "finish.pass.scanlines"),
+            .any(|c| c.what == "finish.pass.rim"),
         "{:?}",
         report.capabilities
     );
@@ -676,8 +722,8 @@ fn a_bake_finishes_its_preview_and_records_the_chain() {
 
 #[test]
 fn the_valid_projects_finish_file_and_passes_resolve() {
-    // The diagnostics corpus's valid project: a finish file with a style not drawn, every
-    // table, and three passes (the last of cel keys, not drawn).
+    // The diagnostics corpus's valid project: a finish file with a style, every table, and
+    // three passes (the last of cel keys).
     let s = scene::load(&repo().join("tests/data/diagnostics/valid/main.scene.toml")).unwrap();
     let f = s.finish.as_ref().expect("[finish] is in the model");
     assert_eq!(f.file.as_deref(), Some(Path::new("looks/warm.finish.toml")));
@@ -686,13 +732,17 @@ fn the_valid_projects_finish_file_and_passes_resolve() {
     let c = finish::resolve(Some(f)).unwrap();
     assert_eq!(c.file.as_deref(), Some("looks/warm.finish.toml"));
     assert_eq!((c.seed, c.frame, c.style.as_deref()), (3, 0, Some("film")));
-    // Style film is not drawn (no passes); the file's keys in name order; then the passes.
+    // Style film's passes; the file's keys in name order, `grain` and `tone` tuning the
+    // style's; then the passes (the last of the cel keys: a cel pass).
     assert_eq!(
         names(&c),
-        ["bloom", "exposure", "grain", "lut", "tone", "vignette", "warmth", "warmth", "tone"]
+        [
+            "halation", "tone", "weave", "flicker", "grain", "dust", "bloom", "exposure", "lut",
+            "outline", "vignette", "warmth", "warmth", "tone", "cel"
+        ]
     );
-    assert_eq!(c.not_drawn[0].what, "style \"film\"");
-    let Pass::Bloom(b) = &c.passes[0] else {
+    assert!(c.not_drawn.is_empty(), "{:?}", c.not_drawn);
+    let Pass::Bloom(b) = &c.passes[6] else {
         panic!()
     };
     assert_eq!(
@@ -700,10 +750,221 @@ fn the_valid_projects_finish_file_and_passes_resolve() {
         (0.2, Some(4), finish::BloomKind::Tent)
     );
     assert!(matches!(
-        c.passes[4],
+        c.passes[1],
         Pass::Tone(Tone {
             kind: ToneKind::Neutral,
             ..
         })
     ));
+    assert!(matches!(
+        c.passes[4],
+        Pass::Grain { strength, clamp: true, .. } if strength == 0.1
+    ));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The styles' stated properties.
+
+/// A flat image of linear grey `v`.
+fn flat(w: u32, h: u32, v: f32) -> Vec<[f32; 3]> {
+    vec![[v; 3]; (w * h) as usize]
+}
+
+/// The sRGB code of a linear value, in [0, 1].
+fn code(v: f32) -> f32 {
+    finish::srgb_encode(v)
+}
+
+#[test]
+fn one_bit_has_two_values_and_lights_the_share_of_its_grey() {
+    let (w, h, px) = hdr();
+    for kind in ["ordered", "blue"] {
+        let c = chain(
+            vec![text("style", "one_bit"), text("dither_kind", kind)],
+            vec![],
+        );
+        let out = c.apply(w, h, &px);
+        assert!(out.iter().all(|&b| b == 0 || b == 255), "{kind}");
+        assert!(out.contains(&0) && out.contains(&255), "{kind}");
+        // Without the tone map: a flat grey of code v lights a share v of the pixels.
+        let c = chain(vec![], vec![vec![text("dither_kind", kind)]]);
+        for v in [0.05f32, 0.2, 0.5, 0.8] {
+            let out = c.apply(64, 64, &flat(64, 64, v));
+            let lit = out.iter().filter(|&&b| b == 255).count() as f32 / out.len() as f32;
+            assert!((lit - code(v)).abs() < 0.01, "{kind} {v}: {lit}");
+        }
+    }
+}
+
+#[test]
+fn gradient_map_maps_black_and_white_to_its_ends() {
+    let c = chain(vec![text("style", "gradient_map")], vec![]);
+    let Pass::GradientMap { stops } = &c.passes[1] else {
+        panic!()
+    };
+    let end = |s: [f32; 3]| s.map(|v| (code(v) * 255.0).round() as u8);
+    let (first, last) = (end(stops[0]), end(stops[stops.len() - 1]));
+    // The map alone (the style's tone map keeps white just under 1).
+    let alone = Chain {
+        passes: vec![c.passes[1].clone()],
+        ..c.clone()
+    };
+    let out = alone.apply(2, 1, &[[0.0; 3], [1.0; 3]]);
+    assert_eq!(out[..3], first);
+    assert_eq!(out[3..], last);
+    assert_eq!(first, [0x0b, 0x06, 0x23]);
+    assert_eq!(last, [0xff, 0xf4, 0xd6]);
+    // The ramp's luminance rises all along: a rising grey stays rising.
+    let ramp: Vec<[f32; 3]> = (0..64).map(|i| [i as f32 / 63.0; 3]).collect();
+    let out = chain(vec![text("style", "gradient_map")], vec![]).apply(64, 1, &ramp);
+    let luma: Vec<f32> = out
+        .chunks(3)
+        .map(|p| 0.2126 * p[0] as f32 + 0.7152 * p[1] as f32 + 0.0722 * p[2] as f32)
+        .collect();
+    assert!(luma.windows(2).all(|p| p[1] >= p[0] - 1.0), "{luma:?}");
+}
+
+#[test]
+fn halftone_coverage_tracks_the_luminance() {
+    let c = chain(vec![], vec![vec![num("dot", 6.0)]]);
+    for v in [0.02f32, 0.1, 0.3, 0.5, 0.9] {
+        let (w, h) = (120, 120);
+        let out = c.apply(w, h, &flat(w, h, v));
+        assert!(out.iter().all(|&b| b == 0 || b == 255));
+        let ink = out.iter().filter(|&&b| b == 0).count() as f32 / out.len() as f32;
+        assert!((ink - (1.0 - code(v))).abs() < 0.03, "{v}: ink {ink}");
+    }
+    // A coloured ink prints that colour on white.
+    let c = chain(vec![], vec![vec![text("ink", "#ff0000")]]);
+    let out = c.apply(16, 16, &flat(16, 16, 0.2));
+    assert!(out
+        .chunks(3)
+        .all(|p| p == [255, 0, 0] || p == [255, 255, 255]));
+}
+
+#[test]
+fn tilt_shift_keeps_its_band_sharp_and_blurs_outside() {
+    // A checkerboard: blur lowers its contrast.
+    let (w, h) = (40u32, 60u32);
+    let px: Vec<[f32; 3]> = (0..w * h)
+        .map(|i| {
+            if (i % w + i / w) % 2 == 0 {
+                [0.8; 3]
+            } else {
+                [0.1; 3]
+            }
+        })
+        .collect();
+    let plain = chain(vec![num("exposure", 0.0)], vec![]).apply(w, h, &px);
+    let c = chain(
+        vec![],
+        vec![vec![num("focus", 0.5), num("tilt_range", 0.1)]],
+    );
+    let out = c.apply(w, h, &px);
+    let row = |img: &[u8], y: u32| img[(y * w * 3) as usize..((y + 1) * w * 3) as usize].to_vec();
+    let spread = |r: &[u8]| *r.iter().max().unwrap() as i32 - *r.iter().min().unwrap() as i32;
+    for y in 0..h {
+        let d = ((y as f32 + 0.5) / h as f32 - 0.5).abs();
+        if d <= 0.1 {
+            assert_eq!(row(&out, y), row(&plain, y), "row {y} is in focus");
+        } else if d > 0.2 {
+            assert!(
+                spread(&row(&out, y)) < spread(&row(&plain, y)) / 2,
+                "row {y}"
+            );
+        }
+    }
+}
+
+#[test]
+fn crt_scanlines_darken_between_the_lines() {
+    let (w, h) = (12u32, 30u32);
+    let c = chain(vec![], vec![vec![num("scanlines", 0.6)]]);
+    let out = c.apply(w, h, &flat(w, h, 0.5));
+    let at = |y: u32| out[(y * w * 3) as usize];
+    // A pitch of 3: rows 1, 4, 7, … are the lines' centres.
+    for y in (0..h).step_by(3) {
+        assert!(at(y + 1) > at(y) && at(y) == at(y + 2), "{y}");
+    }
+    assert_eq!(finish::scanline_pitch(h as usize), 3);
+}
+
+#[test]
+fn film_moves_with_the_frame_and_repeats_for_the_same_one() {
+    let (w, h, px) = hdr();
+    let at = |frame: u64| {
+        let mut c = chain(vec![text("style", "film")], vec![]);
+        c.frame = frame;
+        c.apply(w, h, &px)
+    };
+    assert_eq!(at(3), at(3));
+    assert_ne!(at(3), at(4));
+    // The paper grain is the sheet's: it stays from frame to frame.
+    let paper = |frame: u64| {
+        let mut c = chain(vec![text("style", "paper_grain")], vec![]);
+        c.frame = frame;
+        c.apply(w, h, &px)
+    };
+    assert_eq!(paper(0), paper(9));
+}
+
+#[test]
+fn hostile_values_never_make_nan_or_panic() {
+    let (w, h, mut px) = hdr();
+    px[5] = [f32::NAN, f32::INFINITY, -1e30];
+    for s in finish::DRAWN_STYLES {
+        for (k, v) in [
+            ("dot", 0.0),
+            ("angle", 1e9),
+            ("curvature", 50.0),
+            ("weave", 1e9),
+            ("dust", 1e9),
+            ("tilt_range", -3.0),
+            ("focus", 1e9),
+            ("scale", 0.0),
+            ("radius", 1e9),
+        ] {
+            let c = chain(vec![text("style", s), num(k, v)], vec![]);
+            assert_eq!(c.apply(w, h, &px).len(), (w * h * 3) as usize, "{s} {k}");
+        }
+    }
+}
+
+#[test]
+fn cel_outlines_follow_the_depth_when_given() {
+    // A flat grey with a depth step down the middle: the outline is the step, two pixels wide
+    // (one each side); without the depth, a flat picture has no edges.
+    let (w, h) = (10u32, 6u32);
+    let px = flat(w, h, 0.3);
+    let depth: Vec<f32> = (0..w * h)
+        .map(|i| if i % w < 5 { 1.0 } else { 3.0 })
+        .collect();
+    let c = chain(vec![text("style", "cel")], vec![]);
+    let with = c.apply_with(w, h, &px, Some(&depth));
+    let without = c.apply(w, h, &px);
+    for i in 0..(w * h) as usize {
+        let x = i as u32 % w;
+        let inked = with[3 * i] == 0x10;
+        assert_eq!(inked, x == 4 || x == 5, "{i}: {}", with[3 * i]);
+        assert_ne!(without[3 * i], 0x10);
+    }
+    // `outline = false` turns the style's outline off; cel bands count.
+    let c = chain(
+        vec![
+            text("style", "cel"),
+            key("outline", FinishValue::Bool(false)),
+            num("cel_bands", 4.0),
+            num("cel_softness", 0.0),
+        ],
+        vec![],
+    );
+    assert_eq!(names(&c), ["tone", "cel"]);
+    let ramp: Vec<[f32; 3]> = (0..256)
+        .map(|i| [(i as f32 / 255.0).powi(3) * 8.0; 3])
+        .collect();
+    let out = c.apply(256, 1, &ramp);
+    let mut levels: Vec<u8> = out.chunks(3).map(|p| p[0]).collect();
+    // (A tone-mapped grey is not exactly neutral: a band may hold codes a step apart.)
+    levels.dedup_by(|a, b| a.abs_diff(*b) <= 1);
+    assert_eq!(levels.len(), 4, "{levels:?}");
 }

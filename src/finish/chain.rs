@@ -12,6 +12,8 @@
 use crate::scene::schema::{self, Use};
 use crate::scene::{Code, Diagnostic, Finish, FinishKey, FinishValue, Location, Severity};
 
+mod looks;
+
 use super::ops::srgb_decode;
 use super::styles::{self, DUOTONE_HIGHLIGHT, DUOTONE_SHADOW};
 use super::{
@@ -31,7 +33,6 @@ pub fn resolve(finish: Option<&Finish>) -> Result<Chain, Vec<Diagnostic>> {
     let mut b = Builder {
         errors: Vec::new(),
         not_drawn: Vec::new(),
-        style: None,
     };
     let mut chain = Chain {
         passes: Vec::new(),
@@ -51,7 +52,6 @@ pub fn resolve(finish: Option<&Finish>) -> Result<Chain, Vec<Diagnostic>> {
             ("frame", FinishValue::Num(v)) => chain.frame = whole(*v),
             ("style", FinishValue::Text(s)) => {
                 chain.style = Some(s.clone());
-                b.style = Some(s.clone());
                 match styles::passes(s) {
                     Some(p) => chain.passes = p,
                     None => b.not_drawn(
@@ -117,13 +117,9 @@ fn pair(v: &FinishValue) -> Option<[f32; 2]> {
     }
 }
 
-/// The styles whose passes `radius` would tune (halation, neon, tilt-shift), not drawn.
-const RADIUS_STYLES: &[&str] = &["film", "neon", "tilt_shift"];
-
 struct Builder {
     errors: Vec<Diagnostic>,
     not_drawn: Vec<NotDrawn>,
-    style: Option<String>,
 }
 
 /// The pass of the kind `is` picks in `passes`, the latest, or a new one `make` builds,
@@ -527,18 +523,30 @@ impl Builder {
                 let Some(c) = colour(v) else { return };
                 let p = tune(
                     passes,
-                    |p| matches!(p, Pass::Duotone { .. }),
+                    |p| matches!(p, Pass::Duotone { .. } | Pass::GradientMap { .. }),
                     || Pass::Duotone {
                         shadow: styles::linear(DUOTONE_SHADOW),
                         highlight: styles::linear(DUOTONE_HIGHLIGHT),
                     },
                 );
-                if let Pass::Duotone { shadow, highlight } = p {
-                    if k.name == "shadow" {
-                        *shadow = c;
-                    } else {
-                        *highlight = c;
+                match p {
+                    Pass::Duotone { shadow, highlight } => {
+                        if k.name == "shadow" {
+                            *shadow = c;
+                        } else {
+                            *highlight = c;
+                        }
                     }
+                    // The gradient map's ends: what black and white map to.
+                    Pass::GradientMap { stops } if !stops.is_empty() => {
+                        let i = if k.name == "shadow" {
+                            0
+                        } else {
+                            stops.len() - 1
+                        };
+                        stops[i] = c;
+                    }
+                    _ => {}
                 }
             }
             "crush" | "keep" | "keep_range" => {
@@ -569,27 +577,33 @@ impl Builder {
             "radius" => {
                 let Some(x) = n else { return };
                 let r = whole(x as f64).min(u32::MAX as u64) as u32;
-                if let Some(p) = passes
-                    .iter_mut()
-                    .rev()
-                    .find(|p| matches!(p, Pass::Bloom(_) | Pass::Kuwahara { .. }))
-                {
+                if let Some(p) = passes.iter_mut().rev().find(|p| {
+                    matches!(
+                        p,
+                        Pass::Bloom(_)
+                            | Pass::Kuwahara { .. }
+                            | Pass::Halation(_)
+                            | Pass::TiltShift(_)
+                            | Pass::Neon(_)
+                    )
+                }) {
                     match p {
                         Pass::Bloom(b) => b.radius = Some(r),
                         Pass::Kuwahara { radius } => *radius = r,
+                        Pass::Halation(h) => h.radius = Some(r),
+                        Pass::TiltShift(t) => t.radius = Some(r),
+                        Pass::Neon(n) => n.radius = Some(r),
                         _ => {}
                     }
-                } else if self
-                    .style
-                    .as_deref()
-                    .is_some_and(|s| RADIUS_STYLES.contains(&s))
-                {
-                    // The style's halation, neon or tilt-shift pass is not drawn, so neither is
-                    // its radius (the note names the style).
                 } else {
                     passes.push(Pass::Kuwahara { radius: r });
                 }
             }
+            "dither_kind" | "dot" | "angle" | "ink" | "halation" | "weave" | "flicker" | "dust"
+            | "scanlines" | "mask" | "curvature" | "focus" | "tilt_range" | "paper_grain"
+            | "scale" | "darkening" | "cel_bands" | "cel_shadow" | "cel_threshold"
+            | "cel_softness" | "outline" | "outline_alpha" | "outline_color"
+            | "outline_thickness" => self.look(k, passes),
             // A key the schema's Use column marks not drawn yet: the bake's notes name it.
             name if matches!(
                 schema::use_from(&schema::FINISH_FILE, name),

@@ -8,10 +8,17 @@
 //! What each pass does, its units and defaults, and the order rules are in `docs/finish.md`.
 
 mod chain;
+mod cine;
+mod crt;
+mod ink;
+mod neon;
 mod noise;
 mod ops;
+mod paper;
+mod screen;
 mod spatial;
 mod styles;
+mod tilt;
 pub mod tone;
 
 use rayon::prelude::*;
@@ -20,10 +27,17 @@ use serde_json::{json, Value};
 use crate::scene::Location;
 
 pub use chain::{resolve, STANDARD_TONE};
+pub use cine::{Halation, HALATION_TINT};
+pub use crt::{scanline_factor, scanline_pitch};
+pub use ink::{Cel, Outline, DEPTH_STEP, LUMA_EDGE};
+pub use neon::Neon;
 pub use noise::NoiseKey;
 pub use ops::{srgb_decode, srgb_encode, Lut, Warmth, WarmthKind};
+pub use paper::Watercolor;
+pub use screen::{DitherKind, Halftone};
 pub use spatial::{Bloom, BloomKind, Vignette, VignetteKind};
 pub use styles::DRAWN_STYLES;
+pub use tilt::TiltShift;
 pub use tone::{Tone, ToneKind};
 
 /// Rec.709 luminance weights: the default `weights`.
@@ -123,6 +137,68 @@ pub enum Pass {
         /// `keep_range`: how far in hue (0 to 1 of a half turn) from `keep` colour stays.
         keep_range: f32,
     },
+    /// Style `one_bit` (or `dither_kind`): black or white by a threshold pattern.
+    OneBit {
+        /// The pattern.
+        kind: DitherKind,
+    },
+    /// Style `gradient_map`: the luminance's code through a ramp of colours.
+    GradientMap {
+        /// The ramp's stops, linear RGB, evenly spaced from black (the first) to white (the
+        /// last); interpolated between their sRGB codes.
+        stops: Vec<[f32; 3]>,
+    },
+    /// Style `halftone` (or `dot`, `angle`, an `ink` colour): a round-dot screen.
+    Halftone(Halftone),
+    /// `halation`: a red-orange halo around highlights.
+    Halation(Halation),
+    /// `weave`: gate weave, the frame moved by up to ± `pixels` (a draw per frame).
+    Weave {
+        /// Pixels.
+        pixels: f32,
+    },
+    /// `flicker`: the frame's brightness × (1 ± up to `amount`), a draw per frame.
+    Flicker {
+        /// A fraction of the brightness.
+        amount: f32,
+    },
+    /// `dust`: dark specks, round(10 · `amount`) a frame, drawn afresh each frame.
+    Dust {
+        /// Tens of specks a frame.
+        amount: f32,
+    },
+    /// `scanlines`: a 240-line raster's dark gaps.
+    Scanlines {
+        /// 0 none, 1 black between the lines.
+        strength: f32,
+    },
+    /// `mask`: an aperture grille's red, green and blue columns.
+    Mask {
+        /// 0 none, 1 each column passes its phosphor's channel only.
+        strength: f32,
+    },
+    /// `curvature`: the tube's barrel distortion.
+    Curvature {
+        /// The barrel's coefficient (the picture at r · (1 + amount · r²) shows at r).
+        amount: f32,
+    },
+    /// `focus`, `tilt_range`: the tilt-shift blur.
+    TiltShift(TiltShift),
+    /// `paper_grain`, `scale`: the picture on a paper's texture.
+    Paper {
+        /// The darkening at the texture's peaks, 0 to 1.
+        strength: f32,
+        /// The texture's cell, pixels.
+        scale: f32,
+    },
+    /// `darkening` (style `watercolor`): watercolour pigment.
+    Watercolor(Watercolor),
+    /// Style `neon`: the edges as glowing tubes of their colour.
+    Neon(Neon),
+    /// `cel_bands`, `cel_shadow`, `cel_threshold`, `cel_softness`: cel bands.
+    Cel(Cel),
+    /// `outline`: lines at depth steps (or, without a depth, luminance edges).
+    Outline(Outline),
 }
 
 impl Pass {
@@ -148,6 +224,22 @@ impl Pass {
             Pass::Duotone { .. } => "duotone",
             Pass::Kuwahara { .. } => "kuwahara",
             Pass::Noir { .. } => "noir",
+            Pass::OneBit { .. } => "one_bit",
+            Pass::GradientMap { .. } => "gradient_map",
+            Pass::Halftone(_) => "halftone",
+            Pass::Halation(_) => "halation",
+            Pass::Weave { .. } => "weave",
+            Pass::Flicker { .. } => "flicker",
+            Pass::Dust { .. } => "dust",
+            Pass::Scanlines { .. } => "scanlines",
+            Pass::Mask { .. } => "mask",
+            Pass::Curvature { .. } => "curvature",
+            Pass::TiltShift(_) => "tilt_shift",
+            Pass::Paper { .. } => "paper_grain",
+            Pass::Watercolor(_) => "watercolor",
+            Pass::Neon(_) => "neon",
+            Pass::Cel(_) => "cel",
+            Pass::Outline(_) => "outline",
         }
     }
 
@@ -198,6 +290,46 @@ impl Pass {
             } => {
                 json!({ "weights": weights, "crush": crush, "keep": keep, "keep_range": keep_range })
             }
+            Pass::OneBit { kind } => json!({
+                "kind": kind.name(),
+                "input": "the Rec.709 luminance's sRGB code",
+                "pattern": match kind {
+                    DitherKind::Ordered => "Bayer 8x8",
+                    DitherKind::Blue => "void-and-cluster 64x64, sigma 1.5",
+                },
+            }),
+            Pass::GradientMap { stops } => json!({
+                "stops": stops,
+                "input": "the Rec.709 luminance's sRGB code",
+                "interpolation": "between the stops' sRGB codes, evenly spaced",
+            }),
+            Pass::Halftone(h) => json!({
+                "dot": h.dot, "angle": h.angle, "ink": h.ink, "paper": h.paper,
+                "screen": "round dot, threshold = the dot's area at the pixel; ink where 1 - luminance code exceeds it",
+            }),
+            Pass::Halation(h) => h.to_json(),
+            Pass::Weave { pixels } => json!({ "pixels": pixels }),
+            Pass::Flicker { amount } => json!({ "amount": amount }),
+            Pass::Dust { amount } => {
+                json!({ "amount": amount, "specks_per_frame": "round(10 x amount), at most 1000" })
+            }
+            Pass::Scanlines { strength } => {
+                json!({ "strength": strength, "pitch": "max(3, round(height / 240)) pixels", "beam": "cos^2" })
+            }
+            Pass::Mask { strength } => {
+                json!({ "strength": strength, "kind": "aperture grille, RGB columns one pixel wide" })
+            }
+            Pass::Curvature { amount } => {
+                json!({ "amount": amount, "kind": "barrel, r * (1 + amount * r^2)" })
+            }
+            Pass::TiltShift(t) => t.to_json(),
+            Pass::Paper { strength, scale } => {
+                json!({ "strength": strength, "scale": scale, "octaves": 3 })
+            }
+            Pass::Watercolor(w) => w.to_json(),
+            Pass::Neon(n) => n.to_json(),
+            Pass::Cel(c) => c.to_json(),
+            Pass::Outline(o) => o.to_json(),
         };
         v["pass"] = json!(self.name());
         v
@@ -278,6 +410,19 @@ impl Chain {
     /// pixels: three bytes each, row-major from the top row. Never writes NaN: a non-finite
     /// value a pass makes reads as black.
     pub fn apply(&self, width: u32, height: u32, rgb: &[[f32; 3]]) -> Vec<u8> {
+        self.apply_with(width, height, rgb, None)
+    }
+
+    /// [`Chain::apply`] with the plate's depth (`width × height` planar view-space depths in
+    /// scene units, row-major from the top row), which the outline reads: its lines are then
+    /// the depth's steps, not the luminance's edges. A depth of another size is not read.
+    pub fn apply_with(
+        &self,
+        width: u32,
+        height: u32,
+        rgb: &[[f32; 3]],
+        depth: Option<&[f32]>,
+    ) -> Vec<u8> {
         let mut img = Image {
             width: width as usize,
             height: height as usize,
@@ -301,6 +446,25 @@ impl Chain {
                 Pass::Bloom(b) => spatial::bloom(&mut img, b),
                 Pass::Pixel { size } => spatial::pixelate(&mut img, *size),
                 Pass::Kuwahara { radius } => spatial::kuwahara(&mut img, *radius),
+                Pass::OneBit { kind } => screen::one_bit(&mut img, *kind, encoded),
+                Pass::Halftone(h) => screen::halftone(&mut img, h, encoded),
+                Pass::Halation(h) => cine::halation(&mut img, h),
+                Pass::Weave { pixels } => cine::weave(&mut img, *pixels, &key),
+                Pass::Flicker { amount } => {
+                    let f = cine::flicker_factor(*amount, &key);
+                    img.map(|_, c| c.map(|v| v * f));
+                }
+                Pass::Dust { amount } => cine::dust(&mut img, *amount, &key),
+                Pass::Scanlines { strength } => crt::scanlines(&mut img, *strength),
+                Pass::Mask { strength } => crt::mask(&mut img, *strength),
+                Pass::Curvature { amount } => crt::curvature(&mut img, *amount),
+                Pass::TiltShift(t) => tilt::tilt_shift(&mut img, t),
+                Pass::Paper { strength, scale } => {
+                    paper::paper_grain(&mut img, *strength, *scale, &key)
+                }
+                Pass::Watercolor(w) => paper::watercolor(&mut img, w, encoded, &key),
+                Pass::Neon(n) => neon::neon(&mut img, n, encoded),
+                Pass::Outline(o) => ink::outline(&mut img, o, depth, encoded),
                 p => {
                     let w = img.width;
                     img.map(|i, c| ops::pixel(p, c, encoded, &key, (i % w) as u32, (i / w) as u32))

@@ -41,6 +41,35 @@ impl NoiseKey {
     pub fn triangular(&self, x: u32, y: u32, stream: u32) -> f32 {
         self.uniform(x, y, 2 * stream) + self.uniform(x, y, 2 * stream + 1) - 1.0
     }
+
+    /// Smooth value noise in [0, 1) at (`x`, `y`) in lattice cells: the uniform values of the
+    /// four lattice points around it (keyed by `stream`), blended by smoothstep weights.
+    pub fn value(&self, x: f32, y: f32, stream: u32) -> f32 {
+        let (fx, fy) = (x.floor(), y.floor());
+        let (tx, ty) = (x - fx, y - fy);
+        let (sx, sy) = (tx * tx * (3.0 - 2.0 * tx), ty * ty * (3.0 - 2.0 * ty));
+        // Lattice coordinates as wrapping integers: negative cells hash too.
+        let (ix, iy) = (fx as i64 as u32, fy as i64 as u32);
+        let at = |dx: u32, dy: u32| self.uniform(ix.wrapping_add(dx), iy.wrapping_add(dy), stream);
+        let top = at(0, 0) + (at(1, 0) - at(0, 0)) * sx;
+        let bottom = at(0, 1) + (at(1, 1) - at(0, 1)) * sx;
+        top + (bottom - top) * sy
+    }
+
+    /// Fractal value noise in [0, 1): `octaves` layers of [`NoiseKey::value`], each of half the
+    /// cell and half the weight of the one before, the first of cells `cell` pixels wide, at
+    /// pixel (`x`, `y`)'s centre.
+    pub fn fbm(&self, x: u32, y: u32, cell: f32, octaves: u32, stream: u32) -> f32 {
+        let (mut sum, mut total, mut weight, mut size) = (0.0, 0.0, 1.0, cell.max(0.25));
+        for o in 0..octaves.max(1) {
+            let (px, py) = ((x as f32 + 0.5) / size, (y as f32 + 0.5) / size);
+            sum += weight * self.value(px, py, stream.wrapping_mul(16).wrapping_add(o));
+            total += weight;
+            weight *= 0.5;
+            size = (size * 0.5).max(0.25);
+        }
+        sum / total
+    }
 }
 
 #[cfg(test)]

@@ -245,12 +245,62 @@ pub(super) fn pixel(
             keep,
             keep_range,
         } => noir(c, weights, crush, keep, keep_range, encoded),
-        // Spatial passes and the encode pass are the chain's to run.
+        Pass::GradientMap { ref stops } => gradient_map(c, stops, encoded),
+        Pass::Cel(cel) => {
+            if encoded {
+                cel.apply(c.map(srgb_decode)).map(srgb_encode)
+            } else {
+                cel.apply(c)
+            }
+        }
+        // Spatial passes, the screens, the film's and the tube's passes and the encode pass
+        // are the chain's to run.
         Pass::Encode
         | Pass::Vignette(_)
         | Pass::Bloom(_)
         | Pass::Pixel { .. }
-        | Pass::Kuwahara { .. } => c,
+        | Pass::Kuwahara { .. }
+        | Pass::OneBit { .. }
+        | Pass::Halftone(_)
+        | Pass::Halation(_)
+        | Pass::Weave { .. }
+        | Pass::Flicker { .. }
+        | Pass::Dust { .. }
+        | Pass::Scanlines { .. }
+        | Pass::Mask { .. }
+        | Pass::Curvature { .. }
+        | Pass::TiltShift(_)
+        | Pass::Paper { .. }
+        | Pass::Watercolor(_)
+        | Pass::Neon(_)
+        | Pass::Outline(_) => c,
+    }
+}
+
+/// The gradient map: the luminance's sRGB code t picks a place on the ramp of `stops` (evenly
+/// spaced, the first at 0 and the last at 1), and the colour is interpolated between the two
+/// stops' sRGB codes around it (as an image editor's gradient is drawn), then decoded unless
+/// the encode pass has run. No stops leave the colour as it is.
+pub(super) fn gradient_map(c: [f32; 3], stops: &[[f32; 3]], encoded: bool) -> [f32; 3] {
+    let Some(last) = stops.len().checked_sub(1) else {
+        return c;
+    };
+    let lin = if encoded { c.map(srgb_decode) } else { c };
+    let l = dot(lin, REC709_WEIGHTS);
+    let t = if l.is_nan() {
+        0.0
+    } else {
+        srgb_encode(l.clamp(0.0, 1.0))
+    };
+    let x = t * last as f32;
+    let i = (x.floor() as usize).min(last.saturating_sub(1));
+    let f = if last == 0 { 0.0 } else { x - i as f32 };
+    let (a, b) = (stops[i], stops[(i + 1).min(last)]);
+    let out = [0, 1, 2].map(|k| lerp(srgb_encode(a[k]), srgb_encode(b[k]), f));
+    if encoded {
+        out
+    } else {
+        out.map(srgb_decode)
     }
 }
 

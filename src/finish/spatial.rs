@@ -197,7 +197,13 @@ impl Bloom {
 }
 
 /// One separable blur along rows (`along_x`) or columns, edge pixels repeated.
-fn blur(src: &[[f32; 3]], w: usize, h: usize, k: &[f32], along_x: bool) -> Vec<[f32; 3]> {
+pub(super) fn blur(
+    src: &[[f32; 3]],
+    w: usize,
+    h: usize,
+    k: &[f32],
+    along_x: bool,
+) -> Vec<[f32; 3]> {
     let mut out = vec![[0.0f32; 3]; w * h];
     out.par_chunks_mut(w).enumerate().for_each(|(y, row)| {
         for (x, o) in row.iter_mut().enumerate() {
@@ -222,6 +228,12 @@ fn blur(src: &[[f32; 3]], w: usize, h: usize, k: &[f32], along_x: bool) -> Vec<[
 }
 
 pub(super) fn bloom(img: &mut Image, b: &Bloom) {
+    glow(img, b, [1.0; 3]);
+}
+
+/// The bloom with its blurred light × `tint` (the halation's colour; white for the bloom, where
+/// the product is exact, so the bloom's bytes are the untinted ones).
+pub(super) fn glow(img: &mut Image, b: &Bloom, tint: [f32; 3]) {
     let (w, h) = (img.width, img.height);
     let bright: Vec<[f32; 3]> = img.px.iter().map(|&c| b.bright(c)).collect();
     let k = b.kernel(h, w.max(h));
@@ -230,7 +242,7 @@ pub(super) fn bloom(img: &mut Image, b: &Bloom) {
     img.px
         .par_iter_mut()
         .zip(blurred.par_iter())
-        .for_each(|(c, g)| *c = [0, 1, 2].map(|i| c[i] + s * g[i]));
+        .for_each(|(c, g)| *c = [0, 1, 2].map(|i| c[i] + s * g[i] * tint[i]));
 }
 
 /// Each `size × size` block (from the top-left corner; the last ones cut to the image) takes

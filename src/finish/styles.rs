@@ -1,8 +1,13 @@
-//! The styles: each a list of passes the chain starts with. Every drawn style starts with the
-//! standard tone map (which a `tone` key tunes), so its looks work on display-referred values.
+//! The styles: each a list of passes the chain starts with. Every drawn style has the standard
+//! tone map (which a `tone` key tunes) first, so its looks work on display-referred values;
+//! `film` alone runs its halation before it, on the radiance, as the emulsion does.
 
 use super::ops::srgb_decode;
-use super::{Pass, Tone, Vignette, REC709_WEIGHTS, STANDARD_TONE};
+use super::screen::DitherKind;
+use super::{
+    Cel, Halation, Halftone, Neon, Outline, Pass, TiltShift, Tone, Vignette, Watercolor,
+    REC709_WEIGHTS, STANDARD_TONE,
+};
 
 /// The styles this version draws; the others are named in the bake's notes.
 pub const DRAWN_STYLES: &[&str] = &[
@@ -14,7 +19,32 @@ pub const DRAWN_STYLES: &[&str] = &[
     "posterize",
     "pixel",
     "kuwahara",
+    "one_bit",
+    "gradient_map",
+    "halftone",
+    "film",
+    "crt",
+    "tilt_shift",
+    "paper_grain",
+    "watercolor",
+    "neon",
+    "cel",
 ];
+
+/// The gradient map style's ramp, as sRGB codes: night indigo, plum, crimson, amber, cream (a
+/// "sunset" map: dark stays cool, light goes warm, luminance rising all along).
+pub(super) const GRADIENT_STOPS: [[u8; 3]; 5] = [
+    [0x0b, 0x06, 0x23],
+    [0x4a, 0x1c, 0x5c],
+    [0xb8, 0x32, 0x5a],
+    [0xf0, 0x8a, 0x3c],
+    [0xff, 0xf4, 0xd6],
+];
+
+/// The paper's defaults (`paper_grain`, `scale`): the darkening at the texture's peaks and
+/// its cell, pixels.
+pub(super) const PAPER_STRENGTH: f32 = 0.2;
+pub(super) const PAPER_SCALE: f32 = 3.0;
 
 /// The duotone style's colours: a deep blue and a warm cream, as sRGB codes.
 pub(super) const DUOTONE_SHADOW: [u8; 3] = [0x1d, 0x2b, 0x53];
@@ -49,6 +79,50 @@ pub(super) fn passes(name: &str) -> Option<Vec<Pass>> {
         "posterize" => vec![Pass::Posterize { levels: 5 }],
         "pixel" => vec![Pass::Pixel { size: 4 }],
         "kuwahara" => vec![Pass::Kuwahara { radius: 4 }],
+        "one_bit" => vec![Pass::OneBit {
+            kind: DitherKind::Ordered,
+        }],
+        "gradient_map" => vec![Pass::GradientMap {
+            stops: GRADIENT_STOPS.iter().map(|&c| linear(c)).collect(),
+        }],
+        "halftone" => vec![Pass::Halftone(Halftone::default())],
+        // Halation happens in the emulsion, on the radiance: before the tone map.
+        "film" => {
+            return Some(vec![
+                Pass::Halation(Halation::default()),
+                Pass::Tone(Tone::of(STANDARD_TONE)),
+                Pass::Weave { pixels: 0.3 },
+                Pass::Flicker { amount: 0.03 },
+                Pass::Grain {
+                    strength: 0.04,
+                    response: 0.5,
+                    clamp: false,
+                },
+                Pass::Dust { amount: 0.3 },
+            ])
+        }
+        "crt" => vec![
+            Pass::Scanlines { strength: 0.5 },
+            Pass::Curvature { amount: 0.08 },
+            Pass::Mask { strength: 0.3 },
+        ],
+        "tilt_shift" => vec![
+            Pass::Saturation {
+                factor: 1.25,
+                weights: REC709_WEIGHTS,
+            },
+            Pass::TiltShift(TiltShift::default()),
+        ],
+        "paper_grain" => vec![Pass::Paper {
+            strength: PAPER_STRENGTH,
+            scale: PAPER_SCALE,
+        }],
+        "watercolor" => vec![
+            Pass::Kuwahara { radius: 3 },
+            Pass::Watercolor(Watercolor::default()),
+        ],
+        "neon" => vec![Pass::Neon(Neon::default())],
+        "cel" => vec![Pass::Cel(Cel::default()), Pass::Outline(Outline::default())],
         _ => return None,
     };
     let mut out = vec![Pass::Tone(Tone::of(STANDARD_TONE))];

@@ -56,7 +56,8 @@ pub fn finished_rgb8(images: &PlateImages, chain: &Chain) -> Vec<u8> {
         .as_ref()
         .map_or(&images.beauty, |d| &d.beauty);
     let rgb: Vec<[f32; 3]> = beauty.iter().map(|p| [p[0], p[1], p[2]]).collect();
-    chain.apply(images.width, images.height, &rgb)
+    // The depth lets the outline draw the depth's steps.
+    chain.apply_with(images.width, images.height, &rgb, Some(&images.depth))
 }
 
 /// The bytes of `preview.png` finished by `chain`: 8-bit RGB, no gamma, colour-profile or

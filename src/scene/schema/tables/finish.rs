@@ -47,10 +47,7 @@ pub const FINISH_KEYS: &[Key] = &[
     k("aberration", NUM)
         .m("chromatic aberration")
         .uses(Use::NotYet),
-    k("angle", NUM)
-        .u("degrees")
-        .m("the halftone screen angle")
-        .uses(Use::NotYet),
+    k("angle", NUM).u("degrees").m("the halftone screen angle"),
     k("black", NUM).m("the black level"),
     k("black_threshold", NUM)
         .m("modern comic: black threshold")
@@ -62,16 +59,9 @@ pub const FINISH_KEYS: &[Key] = &[
     k("cavity_distance", NUM)
         .m("cavity shading's distance")
         .uses(Use::NotYet),
-    k("cel_bands", NUM)
-        .r(WHOLE)
-        .m("cel shading's bands")
-        .uses(Use::NotYet),
-    k("cel_shadow", NUM)
-        .m("cel shading's shadow")
-        .uses(Use::NotYet),
-    k("cel_softness", NUM)
-        .m("cel shading's softness")
-        .uses(Use::NotYet),
+    k("cel_bands", NUM).r(WHOLE).m("cel shading's bands"),
+    k("cel_shadow", NUM).m("cel shading's shadow"),
+    k("cel_softness", NUM).m("cel shading's softness"),
     k("cel_spec", NUM)
         .m("cel shading's specular")
         .uses(Use::NotYet),
@@ -81,43 +71,36 @@ pub const FINISH_KEYS: &[Key] = &[
     k("cel_spec_threshold", NUM)
         .m("cel shading's specular threshold")
         .uses(Use::NotYet),
-    k("cel_threshold", NUM)
-        .m("cel shading's threshold")
-        .uses(Use::NotYet),
+    k("cel_threshold", NUM).m("cel shading's threshold"),
     k("contrast", NUM).m("contrast"),
     k("crease_angle", NUM)
         .u("degrees")
         .m("the outline's crease angle")
         .uses(Use::NotYet),
     k("crush", NUM).m("noir: black crush"),
-    k("curvature", NUM).m("screen curvature").uses(Use::NotYet),
-    k("darkening", NUM)
-        .m("watercolour edge darkening")
-        .uses(Use::NotYet),
+    k("curvature", NUM).m("screen curvature"),
+    k("darkening", NUM).m("watercolour edge darkening"),
     k("dither", Ty::OneOf(&[Ty::Bool, Ty::Num]))
         .u("8-bit code steps")
         .m("dither amplitude; true is 1, false is 0"),
-    k("dither_kind", Ty::Enum(&["blue", "ordered"]))
-        .m("the one-bit dither pattern")
-        .uses(Use::NotYet),
+    k("dither_kind", Ty::Enum(&["blue", "ordered"])).m("the one-bit dither pattern"),
     k("distortion", NUM).m("lens distortion").uses(Use::NotYet),
-    k("dot", NUM).m("the halftone cell size").uses(Use::NotYet),
-    k("dust", NUM).m("film dust").uses(Use::NotYet),
+    k("dot", NUM).u("pixels").m("the halftone cell size"),
+    k("dust", NUM).m("film dust: tens of specks a frame"),
     k("encode", Ty::Bool).m("true adds the encode pass"),
     k("exposure", NUM).u("stops").m("exposure: × 2^exposure"),
-    k("flicker", NUM).m("film flicker").uses(Use::NotYet),
-    k("focus", NUM).m("tilt-shift focus").uses(Use::NotYet),
+    k("flicker", NUM).m("film flicker"),
+    k("focus", NUM)
+        .m("tilt-shift focus: the sharp band's centre, a fraction of the height from the top"),
     k("frame", Ty::UInt).m("the frame for animated passes"),
     k("gain", NUM).m("ACES tone gain"),
     k("grain", Ty::OneOf(GRAIN_T)).m("the grain's strength, or its table"),
-    k("halation", NUM).m("halation strength").uses(Use::NotYet),
+    k("halation", NUM).m("halation strength"),
     k("highlight", COLOUR).m("duotone highlight"),
     k("highlight_threshold", NUM)
         .m("modern comic: highlight threshold")
         .uses(Use::NotYet),
-    k("ink", Ty::OneOf(&[Ty::Num, Ty::Hex, Ty::Vec(3)]))
-        .m("comic ink, or a halftone ink colour")
-        .uses(Use::NotYet),
+    k("ink", Ty::OneOf(&[Ty::Num, Ty::Hex, Ty::Vec(3)])).m("comic ink, or a halftone ink colour"),
     k("interior_line_strength", NUM)
         .m("modern comic: interior lines")
         .uses(Use::NotYet),
@@ -128,25 +111,15 @@ pub const FINISH_KEYS: &[Key] = &[
         .m("modern comic: line weight")
         .uses(Use::NotYet),
     k("lut", Ty::Table(&LUT)).m("a colour lookup table"),
-    k("mask", NUM).m("aperture grille").uses(Use::NotYet),
-    k("outline", Ty::OneOf(OUTLINE_T))
-        .m("the outline on or off, or its table")
-        .uses(Use::NotYet),
-    k("outline_alpha", NUM)
-        .m("the outline's opacity")
-        .uses(Use::NotYet),
-    k("outline_color", COLOUR)
-        .m("the outline's colour")
-        .uses(Use::NotYet),
-    k("outline_thickness", NUM)
-        .m("the outline's thickness")
-        .uses(Use::NotYet),
+    k("mask", NUM).m("aperture grille"),
+    k("outline", Ty::OneOf(OUTLINE_T)).m("the outline on or off, or its table"),
+    k("outline_alpha", NUM).m("the outline's opacity"),
+    k("outline_color", COLOUR).m("the outline's colour"),
+    k("outline_thickness", NUM).m("the outline's thickness"),
     k("palette", Ty::Bool)
         .m("pixel art: palette on or off")
         .uses(Use::NotYet),
-    k("paper_grain", NUM)
-        .m("paper (or watercolour) grain strength")
-        .uses(Use::NotYet),
+    k("paper_grain", NUM).m("paper (or watercolour) grain strength"),
     k("pixel", Ty::UInt)
         .u("pixels")
         .m("the pixel size; 0 reads as 1"),
@@ -162,9 +135,9 @@ pub const FINISH_KEYS: &[Key] = &[
         .m("modern comic: saturation lift")
         .uses(Use::NotYet),
     k("scale", NUM)
-        .m("paper grain or watercolour scale")
-        .uses(Use::NotYet),
-    k("scanlines", NUM).m("scanline strength").uses(Use::NotYet),
+        .u("pixels")
+        .m("paper grain or watercolour scale: the texture's cell"),
+    k("scanlines", NUM).m("scanline strength"),
     k("scratches", Ty::OneOf(SCRATCHES_T))
         .m("the scratches' strength, or their table")
         .uses(Use::NotYet),
@@ -177,7 +150,8 @@ pub const FINISH_KEYS: &[Key] = &[
         .m("a tape look: a direction, a strength or its table")
         .uses(Use::NotYet),
     k("threshold", NUM).m("bloom threshold"),
-    k("tilt_range", NUM).m("tilt-shift range").uses(Use::NotYet),
+    k("tilt_range", NUM)
+        .m("tilt-shift range: the sharp band's half-height, a fraction of the height"),
     k("tone", Ty::OneOf(TONE_T)).m("the tone map"),
     k("tone_steps", NUM)
         .r(within(3.0, 5.0))
@@ -185,7 +159,9 @@ pub const FINISH_KEYS: &[Key] = &[
         .uses(Use::NotYet),
     k("vignette", Ty::OneOf(VIGNETTE_T)).m("the vignette's strength, or its table"),
     k("warmth", Ty::OneOf(WARMTH_T)).m("the warmth's amount, or its table"),
-    k("weave", NUM).m("film weave").uses(Use::NotYet),
+    k("weave", NUM)
+        .u("pixels")
+        .m("film weave: the frame's largest shift"),
     k("weights", V3).m("black-and-white or saturation weights"),
 ];
 
@@ -262,7 +238,10 @@ pub static OUTLINE: TableSchema = t(&[
     k("local_color", Ty::Bool).m("takes the surface's colour"),
     k("thickness", NUM).m("its thickness"),
     k("alpha", NUM).m("its opacity"),
-    k("crease_angle", NUM).u("degrees").m("its crease angle"),
+    k("crease_angle", NUM)
+        .u("degrees")
+        .m("its crease angle")
+        .uses(Use::NotYet),
     k("color", COLOUR).m("its colour"),
 ]);
 /// `scratches = { … }`.
