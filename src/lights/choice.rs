@@ -143,7 +143,10 @@ impl LightChoice {
             // (tested in tree.rs), so the tree is walked once, not twice.
             let (l, p_tree) = tree.sample(ctx, (v / s).min(ONE_MINUS_EPSILON))?;
             let k = *self.slot.get(l)? as usize;
-            (l, self.in_tree * ((1.0 - s) * local.discrete_pdf(k) + s * p_tree))
+            (
+                l,
+                self.in_tree * ((1.0 - s) * local.discrete_pdf(k) + s * p_tree),
+            )
         } else {
             let (k, _) = local.sample_discrete(((v - s) / (1.0 - s)).clamp(0.0, ONE_MINUS_EPSILON));
             let l = local_idx[k] as usize;
