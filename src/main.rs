@@ -20,8 +20,8 @@ use pfx_bake::report::{self, Renderer};
 use pfx_bake::scene::{self, project};
 use pfx_bake::watch::{watch, WatchEvent};
 
-/// Bake a pfx-scene format 1 scene into a plate folder: beauty.exr, depth.exr, preview.png and
-/// manifest.json, path-traced. `bake check [PATH]` checks a scene or a whole project instead,
+/// Bake a pfx-scene format 1 scene into a plate folder: beauty.exr, depth.exr, preview.png,
+/// casters.glb and manifest.json, path-traced. `bake check [PATH]` checks a scene or a whole project instead,
 /// writing nothing.
 ///
 /// Exit status: 0 baked; 1 the input is wrong (a diagnostic names file, line, column, key and
