@@ -53,19 +53,13 @@ struct Node2 {
     count: u32,
 }
 
-/// A primitive during the build: its box and its caller id.
-#[derive(Clone, Copy, Debug)]
-struct PrimRef {
-    bb: Aabb,
-    id: u32,
-}
-
-impl PrimRef {
-    /// Twice the box centre (the factor ½ changes no binning decision).
-    #[inline(always)]
-    fn centre2(&self) -> Vec3A {
-        self.bb.min + self.bb.max
-    }
+/// Twice the centre of `bb` (the factor ½ changes no binning decision). During the build a
+/// primitive is its box in one array and its caller id at the same place in another: the
+/// binning passes read only the boxes (32 bytes a primitive instead of 48 with the id beside
+/// them), and only the partition moves the ids.
+#[inline(always)]
+fn centre2(bb: &Aabb) -> Vec3A {
+    bb.min + bb.max
 }
 
 /// Bins per axis.
@@ -142,16 +136,13 @@ fn sah_cost(w: &Wide) -> f64 {
 
 /// [`build`] with leaves of at most `max_leaf` primitives.
 fn build_with(boxes: &[Aabb], ids: &[u32], max_leaf: usize) -> Wide {
-    let mut refs: Vec<PrimRef> = boxes
-        .iter()
-        .zip(ids)
-        .map(|(bb, &id)| PrimRef { bb: *bb, id })
-        .collect();
-    let nodes2 = build_binary(&mut refs, max_leaf);
+    let mut prims = boxes.to_vec();
+    let mut order = ids.to_vec();
+    let nodes2 = build_binary(&mut prims, &mut order, max_leaf);
     let mut wide = Wide {
         nodes: Vec::with_capacity(nodes2.len() / 4 + 1),
         leaves: Vec::new(),
-        order: refs.iter().map(|p| p.id).collect(),
+        order,
         bounds: nodes2[0].bb,
         depth: 0,
     };
@@ -159,8 +150,9 @@ fn build_with(boxes: &[Aabb], ids: &[u32], max_leaf: usize) -> Wide {
     wide
 }
 
-/// Binned SAH over `refs` (reordered in place into leaf order); returns the nodes, root first.
-fn build_binary(refs: &mut [PrimRef], max_leaf: usize) -> Vec<Node2> {
+/// Binned SAH over the boxes `refs` and their ids `ids` (both reordered in place into leaf
+/// order); returns the nodes, root first.
+fn build_binary(refs: &mut [Aabb], ids: &mut [u32], max_leaf: usize) -> Vec<Node2> {
     let mut nodes = Vec::with_capacity(2 * refs.len() / max_leaf + 1);
     nodes.push(Node2 {
         bb: Aabb::EMPTY,
@@ -174,6 +166,7 @@ fn build_binary(refs: &mut [PrimRef], max_leaf: usize) -> Vec<Node2> {
     let mut work = vec![(0usize, 0usize, refs.len(), 0usize, bb, cb)];
     while let Some((ni, start, end, depth, bb, cb)) = work.pop() {
         let prims = &mut refs[start..end];
+        let pids = &mut ids[start..end];
         nodes[ni].bb = bb;
         let n = prims.len();
         if n <= max_leaf {
@@ -184,7 +177,7 @@ fn build_binary(refs: &mut [PrimRef], max_leaf: usize) -> Vec<Node2> {
         let split = if depth >= SAH_DEPTH {
             None
         } else {
-            sah_split(prims, &cb, max_leaf, &mut bins)
+            sah_split(prims, pids, &cb, max_leaf, &mut bins)
         };
         let (mid, ((lb, lc), (rb, rc))) = split.unwrap_or_else(|| {
             let mid = n / 2;
@@ -205,13 +198,33 @@ fn build_binary(refs: &mut [PrimRef], max_leaf: usize) -> Vec<Node2> {
     nodes
 }
 
+/// The bin per axis of a centre at `f` bins past the lowest (never negative: every centre is
+/// inside the centroid box): `f` clamped to the last bin `last` (a NaN lane becomes `last`)
+/// and truncated, in one conversion of all three lanes (SSE2, part of x86-64) instead of
+/// three saturating scalar casts.
+#[inline(always)]
+fn bin_indices(f: Vec3A, last: Vec3A) -> [u32; 4] {
+    let f = f.min(last);
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{__m128, _mm_cvttps_epi32};
+        let v: __m128 = f.into();
+        // SAFETY: SSE2 is part of the x86-64 baseline.
+        unsafe { std::mem::transmute::<_, [u32; 4]>(_mm_cvttps_epi32(v)) }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        [f.x as u32, f.y as u32, f.z as u32, 0]
+    }
+}
+
 /// The box and the centroid box (centre2 units) of `prims`.
-fn bounds_of(prims: &[PrimRef]) -> (Aabb, Aabb) {
+fn bounds_of(prims: &[Aabb]) -> (Aabb, Aabb) {
     let mut bb = Aabb::EMPTY;
     let mut cb = Aabb::EMPTY;
     for p in prims {
-        bb.grow(&p.bb);
-        let c = p.centre2();
+        bb.grow(p);
+        let c = centre2(p);
         cb.grow(&Aabb::new(c, c));
     }
     (bb, cb)
@@ -227,7 +240,8 @@ type Sides = ((Aabb, Aabb), (Aabb, Aabb));
 /// partitions them; returns the size of the left part and the boxes of both sides, or `None`
 /// when no split separates anything (all centroids equal).
 fn sah_split(
-    prims: &mut [PrimRef],
+    prims: &mut [Aabb],
+    ids: &mut [u32],
     cb: &Aabb,
     max_leaf: usize,
     bins: &mut Bins,
@@ -246,25 +260,37 @@ fn sah_split(
     if scale == [0.0; 3] {
         return None;
     }
+    let sv = Vec3A::from(scale);
+    let last = Vec3A::splat((nb - 1) as f32);
+    // The binning pass and the partition pick bins by this one function, so they agree on
+    // every input (even a NaN from a scale that overflowed).
     let bin_of =
-        |c: Vec3A, k: usize| -> usize { (((c[k] - cb.min[k]) * scale[k]) as usize).min(nb - 1) };
+        |c: Vec3A, k: usize| -> usize { bin_indices((c - cb.min) * sv, last)[k] as usize % BINS };
     // Scratch reused across nodes: clearing only the bins in use keeps small nodes cheap.
     for axis in bins.iter_mut() {
         axis[..nb].fill((Aabb::EMPTY, 0));
     }
-    let sv = Vec3A::from(scale);
     for p in prims.iter() {
-        // The same per-component arithmetic as `bin_of`, three axes at once.
-        let f = (p.centre2() - cb.min) * sv;
+        // `bin_of` for the three axes at once.
+        let b = bin_indices((centre2(p) - cb.min) * sv, last);
         for (k, axis) in bins.iter_mut().enumerate() {
-            let b = &mut axis[(f[k] as usize).min(nb - 1)];
-            b.0.grow(&p.bb);
+            let b = &mut axis[b[k] as usize % BINS];
+            b.0.grow(p);
             b.1 += 1;
         }
     }
     // Cost of a side: its area times its number of leaf blocks (a block of up to `max_leaf`
     // primitives costs one SIMD pass, whatever its fill).
-    let blocks = |n: u32| n.div_ceil(max_leaf as u32) as f32;
+    // Leaf sizes of 1, 2 and 4 (all the builds use) divide by a shift: a division per bin
+    // and axis was a tenth of a large build. The same integers either way.
+    let (m, shift) = (max_leaf as u32, max_leaf.trailing_zeros());
+    let blocks = |n: u32| {
+        if m.is_power_of_two() {
+            ((n >> shift) + u32::from(n & (m - 1) != 0)) as f32
+        } else {
+            n.div_ceil(m) as f32
+        }
+    };
     let mut best: Option<(f32, usize, usize)> = None;
     for k in 0..3 {
         if scale[k] == 0.0 {
@@ -308,13 +334,14 @@ fn sah_split(
     let (mut lc, mut rc) = (Aabb::EMPTY, Aabb::EMPTY);
     let (mut i, mut j) = (0usize, prims.len());
     while i < j {
-        let c = prims[i].centre2();
+        let c = centre2(&prims[i]);
         if bin_of(c, k) < split {
             lc.grow(&Aabb::new(c, c));
             i += 1;
         } else {
             j -= 1;
             prims.swap(i, j);
+            ids.swap(i, j);
             rc.grow(&Aabb::new(c, c));
         }
     }
@@ -468,6 +495,39 @@ mod tests {
             } else {
                 assert_eq!(kept, four, "n = {n}: large trees are built once");
             }
+        }
+    }
+
+    #[test]
+    fn bin_indices_floor_and_clamp_every_lane() {
+        let last = Vec3A::splat(31.0);
+        for (f, want) in [
+            (Vec3A::new(0.0, 0.999_999, 1.0), [0, 0, 1]),
+            (Vec3A::new(30.5, 31.0, 31.999), [30, 31, 31]),
+            (Vec3A::new(1e30, f32::INFINITY, 7.25), [31, 31, 7]),
+            (Vec3A::new(f32::NAN, 2.0, f32::NAN), [31, 2, 31]),
+        ] {
+            assert_eq!(&bin_indices(f, last)[..3], &want, "f = {f:?}");
+        }
+    }
+
+    #[test]
+    fn tiny_centroid_extents_still_give_every_primitive_once() {
+        // Centres a few denormals apart: the bin scale overflows to infinity, and a centre on
+        // the lower bound gives 0·∞ = NaN. Binning and partition must still agree.
+        for spread in [1e-44f32, 1e-40, 1e-38] {
+            let boxes: Vec<Aabb> = (0..64)
+                .map(|i| {
+                    let c = Vec3A::new(i as f32 * spread, (i % 3) as f32 * spread, 0.0);
+                    Aabb::new(c, c)
+                })
+                .collect();
+            let ids: Vec<u32> = (0..64).collect();
+            let w = build(&boxes, &ids, 4);
+            let mut seen = w.order.clone();
+            seen.sort_unstable();
+            assert_eq!(seen, ids, "spread {spread}");
+            assert!(w.leaves.iter().all(|&(_, n)| (1..=4).contains(&n)));
         }
     }
 }
