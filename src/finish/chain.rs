@@ -503,20 +503,29 @@ impl Builder {
                     return;
                 }
                 let levels = x.round().min(65_536.0) as u32;
-                *tune(
+                // The latest posterize or comic pass's levels.
+                match tune(
                     passes,
-                    |p| matches!(p, Pass::Posterize { .. }),
+                    |p| matches!(p, Pass::Posterize { .. } | Pass::Comic(_)),
                     || Pass::Posterize { levels },
-                ) = Pass::Posterize { levels };
+                ) {
+                    Pass::Comic(c) => c.levels = levels,
+                    p => *p = Pass::Posterize { levels },
+                }
             }
             "pixel" => {
                 if let Some(x) = n {
-                    let size = whole(x as f64).clamp(1, u32::MAX as u64) as u32;
-                    *tune(
+                    let s = whole(x as f64).clamp(1, u32::MAX as u64) as u32;
+                    if let Pass::Pixel { size, .. } = tune(
                         passes,
                         |p| matches!(p, Pass::Pixel { .. }),
-                        || Pass::Pixel { size },
-                    ) = Pass::Pixel { size };
+                        || Pass::Pixel {
+                            size: s,
+                            palette: false,
+                        },
+                    ) {
+                        *size = s;
+                    }
                 }
             }
             "shadow" | "highlight" => {
@@ -599,11 +608,50 @@ impl Builder {
                     passes.push(Pass::Kuwahara { radius: r });
                 }
             }
-            "dither_kind" | "dot" | "angle" | "ink" | "halation" | "weave" | "flicker" | "dust"
-            | "scanlines" | "mask" | "curvature" | "focus" | "tilt_range" | "paper_grain"
-            | "scale" | "darkening" | "cel_bands" | "cel_shadow" | "cel_threshold"
-            | "cel_softness" | "outline" | "outline_alpha" | "outline_color"
-            | "outline_thickness" => self.look(k, passes),
+            "dither_kind"
+            | "dot"
+            | "angle"
+            | "ink"
+            | "halation"
+            | "weave"
+            | "flicker"
+            | "dust"
+            | "scanlines"
+            | "mask"
+            | "curvature"
+            | "focus"
+            | "tilt_range"
+            | "paper_grain"
+            | "scale"
+            | "darkening"
+            | "cel_bands"
+            | "cel_shadow"
+            | "cel_threshold"
+            | "cel_softness"
+            | "outline"
+            | "outline_alpha"
+            | "outline_color"
+            | "outline_thickness"
+            | "crease_angle"
+            | "cel_spec"
+            | "cel_spec_roughness"
+            | "cel_spec_threshold"
+            | "cavity"
+            | "cavity_distance"
+            | "rim"
+            | "rim_color"
+            | "rim_width"
+            | "black_threshold"
+            | "highlight_threshold"
+            | "interior_line_strength"
+            | "line_weight"
+            | "saturation_lift"
+            | "tone_steps"
+            | "aberration"
+            | "distortion"
+            | "palette"
+            | "scratches"
+            | "tape" => self.look(k, passes),
             // A key the schema's Use column marks not drawn yet: the bake's notes name it.
             name if matches!(
                 schema::use_from(&schema::FINISH_FILE, name),
