@@ -760,6 +760,21 @@ fn a_bake_finishes_its_preview_and_records_the_chain() {
     assert_eq!(f["passes"][0]["kind"], "aces");
     // The cavity reads the normal: the bake made the data passes for it, and wrote none.
     assert!(!finished.join(plates::PASSES_FILE).exists());
+    // The normal reaches the preview: the same chain without the cavity shows otherwise (the
+    // box's corners are creases), and the beauty is the same.
+    let mut text = std::fs::read_to_string(&scene_file).unwrap();
+    text = text.replace("cavity = 1.0\n", "");
+    std::fs::write(&scene_file, text).unwrap();
+    let flat = tmp.path().join("flat");
+    bake(&scene_file, &flat);
+    assert_ne!(
+        read(&flat, plates::PREVIEW_FILE),
+        read(&finished, plates::PREVIEW_FILE)
+    );
+    assert_eq!(
+        read(&flat, plates::BEAUTY_FILE),
+        read(&finished, plates::BEAUTY_FILE)
+    );
     // The finish file is an input, and the bloom's `soft` (not drawn yet) is named.
     assert!(
         m["inputs"].get("looks/warm.finish.toml").is_some(),
@@ -1374,4 +1389,225 @@ fn a_chain_without_the_surface_keys_does_not_read_the_normal() {
         let without = c.apply_with(p.w, p.h, &p.rgb, Some(&p.depth));
         assert_eq!(with, without, "{s}");
     }
+}
+
+#[test]
+fn the_lens_tape_and_palette_keys_match_their_golden_images() {
+    golden(
+        "keys-lens",
+        &chain(
+            vec![num("aberration", 40.0), num("distortion", 0.25)],
+            vec![],
+        ),
+    );
+    golden(
+        "keys-tape",
+        &chain(
+            vec![
+                text("tape", "forward"),
+                key(
+                    "scratches",
+                    FinishValue::Table(vec![
+                        ("count".into(), FinishValue::Num(4.0)),
+                        ("strength".into(), FinishValue::Num(0.8)),
+                    ]),
+                ),
+            ],
+            vec![vec![text("tape", "rewind")]],
+        ),
+    );
+    golden(
+        "keys-palette",
+        &chain(
+            vec![num("pixel", 2.0), key("palette", FinishValue::Bool(true))],
+            vec![],
+        ),
+    );
+}
+
+#[test]
+fn the_palette_leaves_only_its_colours() {
+    let (w, h, px) = hdr();
+    let c = chain(
+        vec![
+            text("style", "pixel"),
+            key("palette", FinishValue::Bool(true)),
+        ],
+        vec![],
+    );
+    let out = c.apply(w, h, &px);
+    let colours: Vec<[u8; 3]> = finish::PALETTE.to_vec();
+    let mut seen = std::collections::BTreeSet::new();
+    for p in out.chunks(3) {
+        let p = [p[0], p[1], p[2]];
+        assert!(colours.contains(&p), "{p:?}");
+        seen.insert(p);
+    }
+    // A picture of every hue and 12 stops uses many of them, and the 4-px blocks stay.
+    assert!(seen.len() >= 8, "{seen:?}");
+    for y in 0..h as usize {
+        for x in 0..w as usize {
+            let i = 3 * (y * w as usize + x);
+            let j = 3 * ((y / 4 * 4) * w as usize + x / 4 * 4);
+            assert_eq!(out[i..i + 3], out[j..j + 3]);
+        }
+    }
+    // Black and white are their own colours; Oklab's white is L = 1.
+    let bw = chain(vec![key("palette", FinishValue::Bool(true))], vec![]);
+    assert_eq!(
+        bw.apply(2, 1, &[[0.0; 3], [1.0; 3]]),
+        [0, 0, 0, 0xff, 0xf1, 0xe8]
+    );
+    assert!((finish::oklab([1.0; 3])[0] - 1.0).abs() < 1e-3);
+}
+
+#[test]
+fn aberration_and_distortion_keep_the_centre_and_a_grey() {
+    let (w, h) = (41u32, 31u32);
+    // A grey picture stays grey through the aberration (the channels agree everywhere).
+    let grey = chain(
+        vec![num("exposure", 0.0)],
+        vec![vec![num("aberration", 20.0)]],
+    );
+    let out = grey.apply(w, h, &flat(w, h, 0.3));
+    assert!(out.chunks(3).all(|p| p[0] == p[1] && p[1] == p[2]));
+    // A white square on black: the centre pixel stays, the fringes split red from blue at
+    // the square's right edge, away from the centre.
+    let px: Vec<[f32; 3]> = (0..w * h)
+        .map(|i| {
+            let (x, y) = (i % w, i / w);
+            if (25..35).contains(&x) && (10..21).contains(&y) {
+                [1.0; 3]
+            } else {
+                [0.0; 3]
+            }
+        })
+        .collect();
+    let ab = chain(
+        vec![num("exposure", 0.0)],
+        vec![vec![num("aberration", 40.0)]],
+    );
+    let out = ab.apply(w, h, &px);
+    let at = |x: u32, y: u32| {
+        let i = 3 * (y * w + x) as usize;
+        [out[i], out[i + 1], out[i + 2]]
+    };
+    assert_eq!(at(20, 15), [0, 0, 0]);
+    let edge = at(35, 15);
+    assert!(edge[0] > edge[2], "{edge:?}");
+    // Barrel distortion with the corners kept magnifies the middle: the square's right edge
+    // moves outwards; pincushion pulls it in.
+    let lit = |k: f64, x: u32| {
+        let d = chain(vec![num("exposure", 0.0)], vec![vec![num("distortion", k)]]);
+        d.apply(w, h, &px)[3 * (15 * w + x) as usize]
+    };
+    assert_eq!((lit(0.0, 34), lit(0.0, 36)), (255, 0));
+    assert_eq!((lit(0.5, 20), lit(0.5, 36), lit(0.5, 40)), (0, 255, 0));
+    assert_eq!(lit(-0.25, 34), 0);
+}
+
+#[test]
+fn scratches_and_tape_move_with_the_frame() {
+    let (w, h, px) = hdr();
+    for c in [
+        chain(vec![num("scratches", 0.8)], vec![]),
+        chain(vec![text("tape", "rewind")], vec![]),
+        chain(vec![num("tape", 0.7)], vec![]),
+    ] {
+        let at = |frame: u64| {
+            let mut c = c.clone();
+            c.frame = frame;
+            c.apply(w, h, &px)
+        };
+        assert_eq!(at(2), at(2));
+        assert_ne!(at(2), at(3));
+    }
+    // The tape's strength 0 is the picture as it is.
+    let plain = chain(vec![num("exposure", 0.0)], vec![]);
+    let none = chain(vec![num("exposure", 0.0), num("tape", 0.0)], vec![]);
+    assert_eq!(plain.apply(w, h, &px), none.apply(w, h, &px));
+    // Rewinding tears more rows than playing.
+    let torn = |dir: &str| {
+        let c = chain(
+            vec![num("exposure", 0.0)],
+            vec![vec![key(
+                "tape",
+                FinishValue::Table(vec![
+                    ("direction".into(), FinishValue::Text(dir.into())),
+                    ("echo".into(), FinishValue::Num(0.0)),
+                    ("grain".into(), FinishValue::Num(0.0)),
+                    ("smear".into(), FinishValue::Num(0.0)),
+                    ("split".into(), FinishValue::Num(0.0)),
+                    ("wash".into(), FinishValue::Num(0.0)),
+                    ("bands".into(), FinishValue::Num(1.0)),
+                ]),
+            )]],
+        );
+        let (a, b) = (plain.apply(w, h, &px), c.apply(w, h, &px));
+        (0..h as usize)
+            .filter(|&y| {
+                let r = 3 * w as usize;
+                a[y * r..(y + 1) * r] != b[y * r..(y + 1) * r]
+            })
+            .count()
+    };
+    assert!(
+        torn("rewind") > torn("forward"),
+        "{} {}",
+        torn("rewind"),
+        torn("forward")
+    );
+}
+
+#[test]
+fn the_new_passes_do_not_depend_on_the_thread_count_nor_make_nan() {
+    let p = plate();
+    let (w, h, mut px) = hdr();
+    px[7] = [f32::NAN, f32::INFINITY, -1e30];
+    let chains = [
+        chain(vec![text("style", "comic")], vec![]),
+        chain(vec![text("style", "modern_comic")], vec![]),
+        chain(vec![text("style", "rubber_hose")], vec![]),
+        chain(
+            vec![
+                text("style", "cel"),
+                num("cavity", 1e9),
+                num("cavity_distance", 1e9),
+                num("cel_spec", 1e9),
+                num("cel_spec_roughness", 0.0),
+                num("crease_angle", -5.0),
+                num("rim", 1e9),
+                num("rim_width", 7.0),
+            ],
+            vec![],
+        ),
+        chain(
+            vec![
+                num("aberration", 1e9),
+                num("distortion", -1e9),
+                num("tape", 1e9),
+                num("scratches", 1e9),
+                num("line_weight", 1e9),
+                num("black_threshold", -4.0),
+            ],
+            vec![],
+        ),
+    ];
+    let run = |n: usize| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build()
+            .unwrap()
+            .install(|| {
+                let mut out = Vec::new();
+                for c in &chains {
+                    out.extend(p.apply(c));
+                    out.extend(c.apply(w, h, &px));
+                }
+                out
+            })
+    };
+    let one = run(1);
+    assert_eq!(one, run(2));
+    assert_eq!(one, run(3));
 }

@@ -407,7 +407,7 @@ mod tests {
         let r = Rim::default();
         assert_eq!(r.mask([0.0, 0.0, 1.0]), 0.0);
         assert_eq!(r.mask([1.0, 0.0, 0.0]), 1.0);
-        let mid = r.mask(unit([1.0, 0.0, 0.6]).unwrap());
+        let mid = r.mask(unit([1.0, 0.0, 0.3]).unwrap());
         assert!(mid > 0.0 && mid < 1.0, "{mid}");
         assert!(creased([1.0, 0.0, 0.0], [0.0, 0.0, 1.0], 0.5));
         assert!(!creased([0.0, 0.0, 1.0], [0.1, 0.0, 1.0], 0.5));
