@@ -775,17 +775,22 @@ fn a_bake_finishes_its_preview_and_records_the_chain() {
         read(&flat, plates::BEAUTY_FILE),
         read(&finished, plates::BEAUTY_FILE)
     );
-    // The finish file is an input, and the bloom's `soft` (not drawn yet) is named.
+    // The finish file is an input; every finish key is drawn, so none is named; the bloom's
+    // table is recorded with `soft`.
     assert!(
         m["inputs"].get("looks/warm.finish.toml").is_some(),
         "{}",
         m["inputs"]
     );
     assert!(
-        report.capabilities.iter().any(|c| c.what.contains("soft")),
+        !report
+            .capabilities
+            .iter()
+            .any(|c| c.what.starts_with("finish")),
         "{:?}",
         report.capabilities
     );
+    assert_eq!(f["passes"][5]["soft"], 0.5);
     // Without [finish], the manifest records the standard finish.
     let m: serde_json::Value =
         serde_json::from_slice(&read(&plain, plates::MANIFEST_FILE)).unwrap();
@@ -1610,4 +1615,74 @@ fn the_new_passes_do_not_depend_on_the_thread_count_nor_make_nan() {
     let one = run(1);
     assert_eq!(one, run(2));
     assert_eq!(one, run(3));
+}
+
+#[test]
+fn the_bloom_tables_extras_reduce_to_the_single_bloom() {
+    let (w, h, px) = hdr();
+    let bloom = |keys: Vec<(&str, FinishValue)>| {
+        let t = keys
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect::<Vec<_>>();
+        chain(
+            vec![num("exposure", 0.0)],
+            vec![vec![key("bloom", FinishValue::Table(t))]],
+        )
+        .apply(w, h, &px)
+    };
+    let n = FinishValue::Num;
+    let four = |v: [f64; 4]| FinishValue::Nums(v.to_vec());
+    // One ring of gain 1 is the single Gaussian of the same reach.
+    assert_eq!(
+        bloom(vec![
+            ("strength", n(0.5)),
+            ("radii", four([6.0, 3.0, 3.0, 3.0])),
+            ("gains", four([1.0, 0.0, 0.0, 0.0])),
+        ]),
+        bloom(vec![
+            ("strength", n(0.5)),
+            ("sigma", n(2.0)),
+            ("radius", n(6.0))
+        ])
+    );
+    // The rings' default radii and gains: wider than the single bloom, so different.
+    let single = bloom(vec![("strength", n(0.5))]);
+    let rings = bloom(vec![
+        ("strength", n(0.5)),
+        ("kind", FinishValue::Text("rings".into())),
+    ]);
+    assert_ne!(single, rings);
+    // `unit` scales the sizes: σ 1 in units of 3 px is σ 3 px.
+    assert_eq!(
+        bloom(vec![("sigma", n(1.0)), ("unit", n(3.0))]),
+        bloom(vec![("sigma", n(3.0))])
+    );
+    // `knee_width` is the whole knee: 2 · knee · threshold.
+    assert_eq!(
+        bloom(vec![("knee_width", n(1.0)), ("threshold", n(1.0))]),
+        bloom(vec![("knee", n(0.5)), ("threshold", n(1.0))])
+    );
+    // `soft` makes the part below the threshold glow too.
+    let plain = chain(vec![num("exposure", 0.0)], vec![]).apply(w, h, &px);
+    assert_eq!(bloom(vec![("threshold", n(1e6))]), plain);
+    assert_ne!(bloom(vec![("threshold", n(1e6)), ("soft", n(1.0))]), plain);
+    // `down` blurs at a lower resolution: nearly the same picture, not the same bytes.
+    let down = bloom(vec![("strength", n(0.5)), ("down", n(2.0))]);
+    assert_ne!(down, single);
+    let mean: f64 = down
+        .iter()
+        .zip(&single)
+        .map(|(a, b)| (*a as f64 - *b as f64).abs())
+        .sum::<f64>()
+        / down.len() as f64;
+    assert!(mean < 2.0, "{mean}");
+    // `linear_taps` is the same kernel: the same bytes, recorded for a live renderer.
+    assert_eq!(
+        bloom(vec![
+            ("strength", n(0.5)),
+            ("linear_taps", FinishValue::Bool(true))
+        ]),
+        single
+    );
 }

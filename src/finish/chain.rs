@@ -15,6 +15,7 @@ use crate::scene::{Code, Diagnostic, Finish, FinishKey, FinishValue, Location, S
 mod looks;
 
 use super::ops::srgb_decode;
+use super::spatial::{Rings, RING_GAINS};
 use super::styles::{self, DUOTONE_HIGHLIGHT, DUOTONE_SHADOW};
 use super::{
     Bloom, BloomKind, Chain, Lut, NotDrawn, Pass, Tone, ToneKind, Vignette, VignetteKind, Warmth,
@@ -311,7 +312,6 @@ impl Builder {
                 }
             }
             "bloom" | "threshold" => {
-                let mut rings = false;
                 let Pass::Bloom(g) = tune(
                     passes,
                     |p| matches!(p, Pass::Bloom(_)),
@@ -323,29 +323,56 @@ impl Builder {
                     ("threshold", FinishValue::Num(x)) => g.threshold = *x as f32,
                     (_, FinishValue::Num(x)) => g.strength = *x as f32,
                     (_, FinishValue::Table(t)) => {
+                        let four = |tv: &FinishValue| match tv {
+                            FinishValue::Nums(n) if n.len() == 4 => {
+                                Some([0, 1, 2, 3].map(|i| n[i] as f32))
+                            }
+                            _ => None,
+                        };
+                        let ring = |g: &mut Bloom| {
+                            *g.rings.get_or_insert(Rings {
+                                radii: None,
+                                gains: RING_GAINS,
+                            })
+                        };
                         for (name, tv) in t {
                             match (name.as_str(), num(tv)) {
                                 ("strength", Some(x)) => g.strength = x,
                                 ("threshold", Some(x)) => g.threshold = x,
                                 ("knee", Some(x)) => g.knee = x,
+                                ("knee_width", Some(x)) => g.knee_width = Some(x),
+                                ("soft", Some(x)) => g.soft = x,
+                                ("unit", Some(x)) => g.unit = x,
+                                ("down", Some(x)) => g.down = whole(x as f64).clamp(1, 64) as u32,
                                 ("sigma", Some(x)) => g.sigma = (x > 0.0).then_some(x),
                                 ("clamp", Some(x)) => g.clamp = x,
                                 ("radius", Some(x)) => {
                                     g.radius = Some(whole(x as f64).min(u32::MAX as u64) as u32)
                                 }
+                                ("linear_taps", _) => {
+                                    g.linear_taps = matches!(tv, FinishValue::Bool(true))
+                                }
+                                ("radii", _) => {
+                                    let mut r = ring(g);
+                                    r.radii = four(tv).or(r.radii);
+                                    g.rings = Some(r);
+                                }
+                                ("gains", _) => {
+                                    let mut r = ring(g);
+                                    r.gains = four(tv).unwrap_or(r.gains);
+                                    g.rings = Some(r);
+                                }
                                 ("kind", _) => match tv {
                                     FinishValue::Text(s) if s == "box" => g.kind = BloomKind::Box,
                                     FinishValue::Text(s) if s == "tent" => g.kind = BloomKind::Tent,
-                                    _ => rings = true,
+                                    FinishValue::Text(s) if s == "rings" => g.rings = Some(ring(g)),
+                                    _ => {}
                                 },
                                 _ => {}
                             }
                         }
                     }
                     _ => {}
-                }
-                if rings {
-                    self.not_drawn(k, "bloom kind \"rings\"".into(), "bloom kind = \"rings\" is not drawn yet: the bloom is blurred by a Gaussian".into());
                 }
             }
             "grain" => {

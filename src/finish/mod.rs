@@ -43,7 +43,7 @@ pub use ops::{srgb_decode, srgb_encode, Lut, Warmth, WarmthKind};
 pub use palette::{oklab, PALETTE};
 pub use paper::Watercolor;
 pub use screen::{DitherKind, Halftone};
-pub use spatial::{Bloom, BloomKind, Vignette, VignetteKind};
+pub use spatial::{Bloom, BloomKind, Rings, Vignette, VignetteKind, RING_GAINS};
 pub use styles::DRAWN_STYLES;
 pub use surface::{camera_direction, camera_normals, Cavity, CelSpec, LightFrom, Rim, KEY_LIGHT};
 pub use tape::{Scratches, Tape, TapeDirection};

@@ -157,29 +157,22 @@ pub static BLOOM: TableSchema = t(&[
     k("strength", NUM).m("the bloom's strength"),
     k("threshold", NUM).m("the luminance it starts at"),
     k("knee", NUM).m("the threshold's knee"),
-    k("knee_width", NUM).m("the knee's width").uses(Use::NotYet),
-    k("soft", NUM)
-        .m("the threshold's softness")
-        .uses(Use::NotYet),
+    k("knee_width", NUM).m("the knee's width"),
+    k("soft", NUM).m("the threshold's softness"),
     k("sigma", NUM)
         .u("pixels")
         .m("the Gaussian blur's standard deviation"),
     k("clamp", NUM).m("the brightest input"),
-    k("unit", NUM).m("the size unit").uses(Use::NotYet),
+    k("unit", NUM).m("the size unit"),
     k("radius", NUM).r(WHOLE).u("pixels").m("the blur's radius"),
     k("down", NUM)
         .r(WHOLE)
-        .m("the downsampling factor; 0 reads as 1")
-        .uses(Use::NotYet),
+        .m("the downsampling factor; 0 reads as 1"),
     k("linear_taps", Ty::Bool)
-        .m("linear-filtered taps")
-        .uses(Use::NotYet),
-    k("radii", Ty::Vec(4))
-        .m("the four levels' radii")
-        .uses(Use::NotYet),
-    k("gains", Ty::Vec(4))
-        .m("the four levels' gains")
-        .uses(Use::NotYet),
+        .m("linear-filtered taps: the same kernel, for a live renderer")
+        .uses(Use::Recorded),
+    k("radii", Ty::Vec(4)).m("the four levels' radii"),
+    k("gains", Ty::Vec(4)).m("the four levels' gains"),
     k("kind", Ty::Enum(&["box", "rings", "tent"])).m("box, rings or tent"),
 ]);
 /// `grain = { … }`.
