@@ -147,8 +147,14 @@ pub fn frame_file(out: &Path) -> PathBuf {
     out.with_file_name(format!("{name}.preview.png"))
 }
 
-/// The plate images of a rendered image (`denoised` none yet).
-fn plate_images(image: &Image, far: f32, adaptive: bool) -> PlateImages {
+/// The plate images of a rendered image (`denoised` none yet); with `view`, the camera's
+/// basis (right, up, forward), the data passes' normals in its camera space for the finish.
+fn plate_images(
+    image: &Image,
+    far: f32,
+    adaptive: bool,
+    view: Option<[[f32; 3]; 3]>,
+) -> PlateImages {
     PlateImages {
         width: image.width,
         height: image.height,
@@ -161,6 +167,10 @@ fn plate_images(image: &Image, far: f32, adaptive: bool) -> PlateImages {
         depth: image.depth.iter().map(|d| d.unwrap_or(far)).collect(),
         samples: adaptive.then(|| image.samples.clone()),
         denoised: None,
+        view_normal: view.zip(image.passes.as_ref()).map(|([r, u, f], p)| {
+            let world: Vec<[f32; 3]> = p.normal.iter().map(|n| n.to_array()).collect();
+            finish::camera_normals(&world, r, u, f)
+        }),
     }
 }
 
@@ -197,6 +207,8 @@ struct Frames<'a> {
     denoiser: Option<&'a Denoiser>,
     far: f32,
     adaptive: bool,
+    /// The camera's basis when the finish reads the normal pass.
+    view: Option<[[f32; 3]; 3]>,
     threads: usize,
     passes: Vec<u32>,
     error: Option<BakeError>,
@@ -204,7 +216,7 @@ struct Frames<'a> {
 
 impl Observer for Frames<'_> {
     fn pass(&mut self, image: &Image, spp: u32) -> bool {
-        let mut images = plate_images(image, self.far, self.adaptive);
+        let mut images = plate_images(image, self.far, self.adaptive, self.view);
         if let Some(d) = self.denoiser {
             match denoised_images(d, image, self.threads) {
                 Ok(dn) => images.denoised = dn,
@@ -258,10 +270,6 @@ pub fn bake_previewed(
         (None, Some(_)) => Denoiser::find().ok(),
         _ => None,
     };
-    let plan = Plan {
-        auxiliaries: options.plan.auxiliaries || options.denoise || frame_denoiser.is_some(),
-        ..options.plan
-    };
     let scene = scene::load(&options.scene).map_err(BakeError::Input)?;
     let out = match (&options.out, &scene.plates) {
         (Some(o), _) => o.clone(),
@@ -274,8 +282,30 @@ pub fn bake_previewed(
         }
     };
     // The finish is resolved before anything is rendered: a bad chain is an input error.
-    let chain = finish::resolve(scene.finish.as_ref()).map_err(BakeError::Input)?;
+    let mut chain = finish::resolve(scene.finish.as_ref()).map_err(BakeError::Input)?;
     let world = World::build(&scene, options.size).map_err(|e| BakeError::Input(e.0))?;
+    // A finish that reads the normal is given the data passes' (the first drawn surface's,
+    // as the depth is), in the camera's space; the cel specular is lit by the sun when it
+    // shines.
+    let cam = &world.camera;
+    let basis = [cam.right, cam.up, cam.forward].map(|v| v.to_array());
+    let view = chain.reads_normal().then_some(basis);
+    if let Some(sun) = world
+        .sun
+        .as_ref()
+        .filter(|s| s.irradiance.max_element() > 0.0)
+    {
+        if let Some(toward) =
+            finish::camera_direction(sun.toward.to_array(), basis[0], basis[1], basis[2])
+        {
+            chain.light_by_sun(toward);
+        }
+    }
+    let plan = Plan {
+        auxiliaries: options.plan.auxiliaries || options.denoise || frame_denoiser.is_some(),
+        passes: options.plan.passes || view.is_some(),
+        ..options.plan
+    };
     let mut capabilities = world.capabilities.clone();
     capabilities.extend(chain.not_drawn.iter().map(|n| Capability {
         what: n.what.clone(),
@@ -299,6 +329,7 @@ pub fn bake_previewed(
         denoiser: denoiser.as_ref().or(frame_denoiser.as_ref()),
         far,
         adaptive,
+        view,
         threads,
         passes: Vec::new(),
         error: None,
@@ -317,7 +348,7 @@ pub fn bake_previewed(
     }
     let image = &rendered.image;
 
-    let mut images = plate_images(image, far, adaptive);
+    let mut images = plate_images(image, far, adaptive, view);
     let mut denoise_json = serde_json::Value::Null;
     if let Some(d) = &denoiser {
         let t0 = Instant::now();
@@ -334,9 +365,11 @@ pub fn bake_previewed(
             "seconds": t0.elapsed().as_secs_f64(),
         });
     }
+    // Made for the finish alone, the data passes are not written.
     let passes = image
         .passes
         .as_ref()
+        .filter(|_| options.plan.passes)
         .map(|p| pass_plates(&scene, &world, &image.samples, p));
     let samples: u64 = image.samples.iter().map(|&n| u64::from(n)).sum();
     let mut manifest = manifest(&scene, &world, options, samples);

@@ -323,11 +323,10 @@ fn a_style_comes_first_and_keys_tune_its_passes() {
     assert!(
         matches!(c.passes[0], Pass::Tone(Tone { kind: ToneKind::Aces, gain, .. }) if gain == 1.5)
     );
-    // A style this version does not draw is named, not faked.
+    // Every style is drawn: the comic's passes come first too.
     let c = chain(vec![text("style", "comic"), num("exposure", 0.5)], vec![]);
-    assert_eq!(names(&c), ["exposure"]);
-    assert_eq!(c.not_drawn.len(), 1);
-    assert_eq!(c.not_drawn[0].what, "style \"comic\"");
+    assert_eq!(names(&c), ["tone", "comic", "exposure"]);
+    assert!(c.not_drawn.is_empty());
     // The film style's halation comes before its tone map, and `radius` tunes it.
     let c = chain(vec![text("style", "film"), num("radius", 5.0)], vec![]);
     assert_eq!(
@@ -350,10 +349,56 @@ fn a_style_comes_first_and_keys_tune_its_passes() {
     };
     assert_eq!((stops[0], stops[4]), ([0.0; 3], [1.0, 0.0, 0.0]));
     assert!(matches!(c.passes[2], Pass::Halftone(h) if h.dot == 4.0 && h.ink == [1.0, 0.0, 0.0]));
-    // A number for `ink` is the comic's ink: named, not drawn.
+    // A number for `ink` is the comic's ink: it tunes the comic, or adds a classic one.
     let c = chain(vec![num("ink", 0.5)], vec![]);
+    assert!(
+        matches!(&c.passes[..], [Pass::Comic(k)] if k.ink == 0.5 && k.kind == finish::ComicKind::Classic)
+    );
+    let c = chain(
+        vec![
+            text("style", "modern_comic"),
+            num("ink", 0.5),
+            num("line_weight", 4.0),
+            num("levels", 6.0),
+        ],
+        vec![],
+    );
+    assert!(
+        matches!(&c.passes[..], [Pass::Tone(_), Pass::Comic(k)] if k.ink == 0.5 && k.line_weight == 4.0 && k.levels == 6 && k.kind == finish::ComicKind::Modern)
+    );
+    // The modern comic's keys alone add a modern comic; `palette` tunes the pixel pass (it
+    // sorts before `pixel`, yet the palette applies to the blocks).
+    let c = chain(vec![num("tone_steps", 5.0)], vec![]);
+    assert!(
+        matches!(&c.passes[..], [Pass::Comic(k)] if k.tone_steps == 5 && k.kind == finish::ComicKind::Modern)
+    );
+    let c = chain(
+        vec![key("palette", FinishValue::Bool(true)), num("pixel", 3.0)],
+        vec![],
+    );
+    assert_eq!(
+        c.passes,
+        [Pass::Pixel {
+            size: 3,
+            palette: true
+        }]
+    );
+    let c = chain(
+        vec![
+            text("style", "pixel"),
+            key("palette", FinishValue::Bool(false)),
+        ],
+        vec![],
+    );
+    assert_eq!(
+        c.passes[1],
+        Pass::Pixel {
+            size: 4,
+            palette: false
+        }
+    );
+    let c = chain(vec![key("palette", FinishValue::Bool(false))], vec![]);
     assert!(c.passes.is_empty());
-    assert_eq!(c.not_drawn[0].what, "ink as a number");
 }
 
 #[test]
@@ -480,6 +525,12 @@ fn hdr() -> (u32, u32, Vec<[f32; 3]>) {
 fn golden(name: &str, c: &Chain) {
     let (w, h, px) = hdr();
     let got = c.apply(w, h, &px);
+    compare_golden(name, &got, w, h);
+}
+
+/// Compares `got` (`w × h` 8-bit RGB) with `tests/data/finish/{name}.png`.
+fn compare_golden(name: &str, got: &[u8], w: u32, h: u32) {
+    let got = got.to_vec();
     let path = repo().join(format!("tests/data/finish/{name}.png"));
     if std::env::var_os("PFX_BLESS_FINISH").is_some() {
         std::fs::write(&path, encode_rgb8_png(&got, w, h).unwrap()).unwrap();
@@ -659,7 +710,7 @@ fn a_bake_finishes_its_preview_and_records_the_chain() {
     bake(&scene_file, &plain);
 
     let mut text = std::fs::read_to_string(&scene_file).unwrap();
-    text.push_str("\n[finish]\nfile = \"looks/warm.finish.toml\"\n\n[[finish.pass]]\nvignette = 0.5\n\n[[finish.pass]]\nscanlines = 0.3\n\n[[finish.pass]]\nrim = 0.3\n");
+    text.push_str("\n[finish]\nfile = \"looks/warm.finish.toml\"\n\n[[finish.pass]]\nvignette = 0.5\n\n[[finish.pass]]\nscanlines = 0.3\n\n[[finish.pass]]\ncavity = 1.0\nbloom = { soft = 0.5 }\n");
     std::fs::write(&scene_file, text).unwrap();
     std::fs::create_dir_all(project.join("looks")).unwrap();
     std::fs::write(
@@ -696,23 +747,50 @@ fn a_bake_finishes_its_preview_and_records_the_chain() {
     // scene's passes.
     assert_eq!(
         passes,
-        ["tone", "sepia", "exposure", "vignette", "scanlines"]
+        [
+            "tone",
+            "sepia",
+            "exposure",
+            "vignette",
+            "scanlines",
+            "bloom",
+            "cavity"
+        ]
     );
     assert_eq!(f["passes"][0]["kind"], "aces");
-    // The finish file is an input, and rim (not drawn yet) is named.
+    // The cavity reads the normal: the bake made the data passes for it, and wrote none.
+    assert!(!finished.join(plates::PASSES_FILE).exists());
+    // The normal reaches the preview: the same chain without the cavity shows otherwise (the
+    // box's corners are creases), and the beauty is the same.
+    let mut text = std::fs::read_to_string(&scene_file).unwrap();
+    text = text.replace("cavity = 1.0\n", "");
+    std::fs::write(&scene_file, text).unwrap();
+    let flat = tmp.path().join("flat");
+    bake(&scene_file, &flat);
+    assert_ne!(
+        read(&flat, plates::PREVIEW_FILE),
+        read(&finished, plates::PREVIEW_FILE)
+    );
+    assert_eq!(
+        read(&flat, plates::BEAUTY_FILE),
+        read(&finished, plates::BEAUTY_FILE)
+    );
+    // The finish file is an input; every finish key is drawn, so none is named; the bloom's
+    // table is recorded with `soft`.
     assert!(
         m["inputs"].get("looks/warm.finish.toml").is_some(),
         "{}",
         m["inputs"]
     );
     assert!(
-        report
+        !report
             .capabilities
             .iter()
-            .any(|c| c.what == "finish.pass.rim"),
+            .any(|c| c.what.starts_with("finish")),
         "{:?}",
         report.capabilities
     );
+    assert_eq!(f["passes"][5]["soft"], 0.5);
     // Without [finish], the manifest records the standard finish.
     let m: serde_json::Value =
         serde_json::from_slice(&read(&plain, plates::MANIFEST_FILE)).unwrap();
@@ -737,8 +815,23 @@ fn the_valid_projects_finish_file_and_passes_resolve() {
     assert_eq!(
         names(&c),
         [
-            "halation", "tone", "weave", "flicker", "grain", "dust", "bloom", "exposure", "lut",
-            "outline", "vignette", "warmth", "warmth", "tone", "cel"
+            "halation",
+            "tone",
+            "weave",
+            "flicker",
+            "grain",
+            "dust",
+            "bloom",
+            "exposure",
+            "lut",
+            "outline",
+            "scratches",
+            "tape",
+            "vignette",
+            "warmth",
+            "warmth",
+            "tone",
+            "cel"
         ]
     );
     assert!(c.not_drawn.is_empty(), "{:?}", c.not_drawn);
@@ -967,4 +1060,629 @@ fn cel_outlines_follow_the_depth_when_given() {
     // (A tone-mapped grey is not exactly neutral: a band may hold codes a step apart.)
     levels.dedup_by(|a, b| a.abs_diff(*b) <= 1);
     assert_eq!(levels.len(), 4, "{levels:?}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// The passes that read the surfaces: a synthetic plate with its depth and camera-space normal.
+
+/// A 64 × 48 plate drawn analytically (orthographic, pixels 0.01 units wide, camera space: x
+/// right, y up, z towards the camera): a wall at depth 10 facing the camera; a sphere of
+/// 13 px at depth 5; a ridge (two faces meeting at 90°, no depth step) down x = 44 at depth 6
+/// and a V-groove (a valley) down x = 44 below y = 34 at depth 7; lit by `finish::KEY_LIGHT` (Lambert, albedo
+/// per object, ambient 0.1, × 2 so the highlights pass 1).
+struct Plate {
+    w: u32,
+    h: u32,
+    rgb: Vec<[f32; 3]>,
+    depth: Vec<f32>,
+    normal: Vec<[f32; 3]>,
+}
+
+const SPHERE: (f32, f32, f32) = (18.0, 22.0, 13.0);
+const RIDGE_X: f32 = 44.0;
+const GROOVE_Y: u32 = 34;
+
+fn plate() -> Plate {
+    let (w, h) = (64u32, 48u32);
+    let l = finish::KEY_LIGHT;
+    let norm = |v: [f32; 3]| {
+        let n = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
+        v.map(|c| c / n)
+    };
+    let (mut rgb, mut depth, mut normal) = (Vec::new(), Vec::new(), Vec::new());
+    for y in 0..h {
+        for x in 0..w {
+            let (px, py) = (x as f32 + 0.5, y as f32 + 0.5);
+            let (cx, cy, r) = SPHERE;
+            let (dx, dy) = ((px - cx) / r, (py - cy) / r);
+            let (n, z, albedo) = if dx * dx + dy * dy < 1.0 {
+                let nz = (1.0 - dx * dx - dy * dy).sqrt();
+                ([dx, -dy, nz], 5.0 - 0.13 * nz, [0.8, 0.25, 0.1])
+            } else if (30.0..58.0).contains(&px) && (6.0..44.0).contains(&py) {
+                let off = px - RIDGE_X;
+                if y < GROOVE_Y {
+                    // The ridge: faces turned away from its crest.
+                    (
+                        norm([off.signum(), 0.0, 1.0]),
+                        6.0 + 0.01 * off.abs(),
+                        [0.2, 0.5, 0.8],
+                    )
+                } else {
+                    // The groove: faces turned towards its floor.
+                    (
+                        norm([-off.signum(), 0.0, 1.0]),
+                        7.0 - 0.01 * off.abs(),
+                        [0.3, 0.7, 0.3],
+                    )
+                }
+            } else {
+                ([0.0, 0.0, 1.0], 10.0, [0.6, 0.6, 0.55])
+            };
+            let lambert = (n[0] * l[0] + n[1] * l[1] + n[2] * l[2]).max(0.0);
+            rgb.push(albedo.map(|a| 2.0 * a * (0.1 + lambert)));
+            depth.push(z);
+            normal.push(n);
+        }
+    }
+    Plate {
+        w,
+        h,
+        rgb,
+        depth,
+        normal,
+    }
+}
+
+impl Plate {
+    fn apply(&self, c: &Chain) -> Vec<u8> {
+        c.apply_to(
+            self.w,
+            self.h,
+            &self.rgb,
+            &finish::Surfaces {
+                depth: Some(&self.depth),
+                normal: Some(&self.normal),
+            },
+        )
+    }
+
+    fn at(&self, out: &[u8], x: u32, y: u32) -> [u8; 3] {
+        let i = 3 * (y * self.w + x) as usize;
+        [out[i], out[i + 1], out[i + 2]]
+    }
+}
+
+fn golden_plate(name: &str, c: &Chain) {
+    let p = plate();
+    let got = p.apply(c);
+    compare_golden(name, &got, p.w, p.h);
+}
+
+#[test]
+fn the_surface_styles_and_keys_match_their_golden_images() {
+    for s in ["cel", "comic", "modern_comic", "rubber_hose"] {
+        golden_plate(
+            &format!("surface-{s}"),
+            &chain(vec![text("style", s)], vec![]),
+        );
+    }
+    golden_plate(
+        "surface-cel-lit",
+        &chain(
+            vec![
+                text("style", "cel"),
+                num("cavity", 1.0),
+                num("cel_spec", 0.6),
+                num("crease_angle", 30.0),
+                num("rim", 0.4),
+                text("rim_color", "#ffd8a0"),
+            ],
+            vec![],
+        ),
+    );
+}
+
+#[test]
+fn creases_are_inked_only_with_an_angle_and_a_normal() {
+    let p = plate();
+    let plain = chain(vec![], vec![vec![key("outline", FinishValue::Bool(true))]]);
+    let creased = chain(vec![], vec![vec![num("crease_angle", 30.0)]]);
+    let (a, b) = (p.apply(&plain), p.apply(&creased));
+    let ink = [0x10; 3];
+    // The ridge's crest (no depth step there): inked only with the crease angle.
+    for y in [12, 20, 28] {
+        for x in [RIDGE_X as u32 - 1, RIDGE_X as u32] {
+            assert_ne!(p.at(&a, x, y), ink, "{x} {y}");
+            assert_eq!(p.at(&b, x, y), ink, "{x} {y}");
+        }
+        // The faces either side are no crease.
+        assert_ne!(p.at(&b, RIDGE_X as u32 - 5, y), ink);
+        assert_ne!(p.at(&b, RIDGE_X as u32 + 5, y), ink);
+    }
+    // A 100° crease angle passes the 90° ridge.
+    let wide = chain(vec![], vec![vec![num("crease_angle", 100.0)]]);
+    assert_ne!(p.at(&p.apply(&wide), RIDGE_X as u32, 20), ink);
+    // Without the normal, the crease angle adds nothing to the depth's lines.
+    let depth_only = |c: &Chain| c.apply_with(p.w, p.h, &p.rgb, Some(&p.depth));
+    assert_eq!(depth_only(&plain), depth_only(&creased));
+    assert!(creased.reads_normal() && !plain.reads_normal());
+}
+
+#[test]
+fn cavity_darkens_the_valley_brightens_the_ridge_and_leaves_flat_faces() {
+    let p = plate();
+    let base = chain(vec![num("exposure", 0.0)], vec![]);
+    let cav = chain(vec![num("exposure", 0.0)], vec![vec![num("cavity", 1.0)]]);
+    let (a, b) = (p.apply(&base), p.apply(&cav));
+    let luma = |c: [u8; 3]| c.iter().map(|&v| v as u32).sum::<u32>();
+    let (rx, gy) = (RIDGE_X as u32, GROOVE_Y + 5);
+    assert!(
+        luma(p.at(&b, rx, 20)) > luma(p.at(&a, rx, 20)) + 20,
+        "ridge"
+    );
+    assert!(
+        luma(p.at(&b, rx, gy)) + 20 < luma(p.at(&a, rx, gy)),
+        "valley"
+    );
+    // Flat faces, the wall and the silhouettes (depth steps) are left as they are.
+    for (x, y) in [
+        (rx - 6, 20),
+        (rx + 6, gy),
+        (2, 2),
+        (60, 46),
+        (29, 40),
+        (45, 6),
+        (30, 40),
+    ] {
+        assert_eq!(p.at(&b, x, y), p.at(&a, x, y), "{x} {y}");
+    }
+    // The distance widens the shaded band.
+    let wide = chain(
+        vec![num("exposure", 0.0)],
+        vec![vec![num("cavity", 1.0), num("cavity_distance", 3.0)]],
+    );
+    let c = p.apply(&wide);
+    assert_eq!(p.at(&b, rx - 2, gy), p.at(&a, rx - 2, gy));
+    assert!(luma(p.at(&c, rx - 2, gy)) < luma(p.at(&a, rx - 2, gy)));
+}
+
+#[test]
+fn the_cel_highlight_follows_the_light() {
+    let p = plate();
+    let lit = |sun: Option<[f32; 3]>| {
+        let mut c = chain(
+            vec![
+                text("style", "cel"),
+                key("outline", FinishValue::Bool(false)),
+                num("cel_spec", 0.5),
+                num("cel_spec_roughness", 0.2),
+            ],
+            vec![],
+        );
+        if let Some(s) = sun {
+            c.light_by_sun(s);
+        }
+        (c.clone(), p.apply(&c))
+    };
+    let (c, key_lit) = lit(None);
+    let (_, plain) = (
+        (),
+        p.apply(&chain(
+            vec![
+                text("style", "cel"),
+                key("outline", FinishValue::Bool(false)),
+            ],
+            vec![],
+        )),
+    );
+    // The highlight is where the sphere's normal is the half vector of the light and the
+    // view: for the key light, up and to the left of its centre.
+    let spot = |l: [f32; 3]| {
+        let hv = [l[0], l[1], l[2] + 1.0];
+        let n = (hv[0] * hv[0] + hv[1] * hv[1] + hv[2] * hv[2]).sqrt();
+        let (cx, cy, r) = SPHERE;
+        ((cx + r * hv[0] / n) as u32, (cy - r * hv[1] / n) as u32)
+    };
+    let (hx, hy) = spot(finish::KEY_LIGHT);
+    let sum = |c: [u8; 3]| c.iter().map(|&v| v as u32).sum::<u32>();
+    assert!(sum(p.at(&key_lit, hx, hy)) > sum(p.at(&plain, hx, hy)) + 60);
+    // Elsewhere on the sphere (its lower right), no highlight.
+    let sun = [0.5, -0.5, std::f32::consts::FRAC_1_SQRT_2];
+    let (lx, ly) = spot(sun);
+    assert_eq!(p.at(&key_lit, lx, ly), p.at(&plain, lx, ly));
+    // A sun from the lower right moves it there; the manifest says where the light is from.
+    let (sc, sun_lit) = lit(Some(sun));
+    assert!(sum(p.at(&sun_lit, lx, ly)) > sum(p.at(&plain, lx, ly)) + 60);
+    assert_eq!(p.at(&sun_lit, hx, hy), p.at(&plain, hx, hy));
+    let j = |c: &Chain| c.to_json()["passes"][1]["spec"]["light_from"].clone();
+    assert_eq!(j(&c), "the fixed key light");
+    assert_eq!(j(&sc), "the scene's sun");
+}
+
+#[test]
+fn the_rim_lights_silhouettes_and_not_faces_turned_to_the_view() {
+    let p = plate();
+    let base = chain(vec![num("exposure", 0.0)], vec![]);
+    let rim = chain(
+        vec![num("exposure", 0.0)],
+        vec![vec![num("rim", 0.5), num("rim_width", 0.3)]],
+    );
+    let (a, b) = (p.apply(&base), p.apply(&rim));
+    let (cx, cy, r) = SPHERE;
+    // The sphere's rim (the edge pixel's centre, n_z small) brightens; its centre and the
+    // wall do not.
+    let edge = ((cx + r - 1.0) as u32, cy as u32);
+    assert!(p.at(&b, edge.0, edge.1)[0] > p.at(&a, edge.0, edge.1)[0]);
+    assert_eq!(
+        p.at(&b, cx as u32, cy as u32),
+        p.at(&a, cx as u32, cy as u32)
+    );
+    assert_eq!(p.at(&b, 2, 2), p.at(&a, 2, 2));
+}
+
+#[test]
+fn the_comics_ink_their_lines_and_flatten_their_tones() {
+    let p = plate();
+    let classic = chain(vec![text("style", "comic")], vec![]);
+    let out = p.apply(&classic);
+    // The sphere's silhouette against the wall is inked black, `line_weight` (3) wide.
+    let (cx, cy, r) = SPHERE;
+    let x_edge = (cx + r) as u32;
+    assert_eq!(p.at(&out, x_edge, cy as u32), [0, 0, 0]);
+    assert_eq!(p.at(&out, x_edge - 1, cy as u32), [0, 0, 0]);
+    // `ink = 0` draws no ink at all: the flat colours alone; half ink is between.
+    let no_ink = p.apply(&chain(
+        vec![text("style", "comic"), num("ink", 0.0)],
+        vec![],
+    ));
+    assert_ne!(p.at(&no_ink, x_edge, cy as u32), [0, 0, 0]);
+    // The classic's channels are posterized: each code is one of `levels` (4) values where no
+    // line or dot falls (the wall's lit middle).
+    let levels = p.apply(&chain(
+        vec![text("style", "comic"), num("levels", 3.0)],
+        vec![],
+    ));
+    for v in p.at(&levels, 4, 4) {
+        assert!([0, 128, 255].contains(&v), "{v}");
+    }
+    // The modern comic: flat tone steps; at most black, three steps and the highlight a hue.
+    let modern = chain(vec![text("style", "modern_comic"), num("ink", 0.0)], vec![]);
+    let ramp: Vec<[f32; 3]> = (0..256)
+        .map(|i| [(i as f32 / 255.0).powi(3) * 8.0; 3])
+        .collect();
+    let out = modern.apply(256, 1, &ramp);
+    let mut steps: Vec<u8> = out.chunks(3).map(|p| p[1]).collect();
+    steps.dedup_by(|a, b| a.abs_diff(*b) <= 1);
+    assert!(steps.len() <= 5 && steps.len() >= 4, "{steps:?}");
+    let four = chain(
+        vec![
+            text("style", "modern_comic"),
+            num("ink", 0.0),
+            num("tone_steps", 5.0),
+        ],
+        vec![],
+    )
+    .apply(256, 1, &ramp);
+    let mut more: Vec<u8> = four.chunks(3).map(|p| p[1]).collect();
+    more.dedup_by(|a, b| a.abs_diff(*b) <= 1);
+    assert_eq!(more.len(), steps.len() + 2, "{more:?}");
+    // Interior lines: the ridge's crease is inked at half strength in the modern comic, not
+    // at all at strength 0.
+    let m = p.apply(&chain(vec![text("style", "modern_comic")], vec![]));
+    let m0 = p.apply(&chain(
+        vec![
+            text("style", "modern_comic"),
+            num("interior_line_strength", 0.0),
+        ],
+        vec![],
+    ));
+    let rx = RIDGE_X as u32;
+    assert!(p.at(&m, rx, 20)[2] < p.at(&m0, rx, 20)[2]);
+    assert_ne!(p.at(&m, rx, 20), [0, 0, 0]);
+}
+
+#[test]
+fn a_chain_without_the_surface_keys_does_not_read_the_normal() {
+    let p = plate();
+    for s in finish::DRAWN_STYLES {
+        let c = chain(vec![text("style", s)], vec![]);
+        if *s == "comic" || *s == "modern_comic" {
+            continue;
+        }
+        assert!(!c.reads_normal(), "{s}");
+        let with = p.apply(&c);
+        let without = c.apply_with(p.w, p.h, &p.rgb, Some(&p.depth));
+        assert_eq!(with, without, "{s}");
+    }
+}
+
+#[test]
+fn the_lens_tape_and_palette_keys_match_their_golden_images() {
+    golden(
+        "keys-lens",
+        &chain(
+            vec![num("aberration", 40.0), num("distortion", 0.25)],
+            vec![],
+        ),
+    );
+    golden(
+        "keys-tape",
+        &chain(
+            vec![
+                text("tape", "forward"),
+                key(
+                    "scratches",
+                    FinishValue::Table(vec![
+                        ("count".into(), FinishValue::Num(4.0)),
+                        ("strength".into(), FinishValue::Num(0.8)),
+                    ]),
+                ),
+            ],
+            vec![vec![text("tape", "rewind")]],
+        ),
+    );
+    golden(
+        "keys-palette",
+        &chain(
+            vec![num("pixel", 2.0), key("palette", FinishValue::Bool(true))],
+            vec![],
+        ),
+    );
+}
+
+#[test]
+fn the_palette_leaves_only_its_colours() {
+    let (w, h, px) = hdr();
+    let c = chain(
+        vec![
+            text("style", "pixel"),
+            key("palette", FinishValue::Bool(true)),
+        ],
+        vec![],
+    );
+    let out = c.apply(w, h, &px);
+    let colours: Vec<[u8; 3]> = finish::PALETTE.to_vec();
+    let mut seen = std::collections::BTreeSet::new();
+    for p in out.chunks(3) {
+        let p = [p[0], p[1], p[2]];
+        assert!(colours.contains(&p), "{p:?}");
+        seen.insert(p);
+    }
+    // A picture of every hue and 12 stops uses many of them, and the 4-px blocks stay.
+    assert!(seen.len() >= 8, "{seen:?}");
+    for y in 0..h as usize {
+        for x in 0..w as usize {
+            let i = 3 * (y * w as usize + x);
+            let j = 3 * ((y / 4 * 4) * w as usize + x / 4 * 4);
+            assert_eq!(out[i..i + 3], out[j..j + 3]);
+        }
+    }
+    // Black and white are their own colours; Oklab's white is L = 1.
+    let bw = chain(vec![key("palette", FinishValue::Bool(true))], vec![]);
+    assert_eq!(
+        bw.apply(2, 1, &[[0.0; 3], [1.0; 3]]),
+        [0, 0, 0, 0xff, 0xf1, 0xe8]
+    );
+    assert!((finish::oklab([1.0; 3])[0] - 1.0).abs() < 1e-3);
+}
+
+#[test]
+fn aberration_and_distortion_keep_the_centre_and_a_grey() {
+    let (w, h) = (41u32, 31u32);
+    // A grey picture stays grey through the aberration (the channels agree everywhere).
+    let grey = chain(
+        vec![num("exposure", 0.0)],
+        vec![vec![num("aberration", 20.0)]],
+    );
+    let out = grey.apply(w, h, &flat(w, h, 0.3));
+    assert!(out.chunks(3).all(|p| p[0] == p[1] && p[1] == p[2]));
+    // A white square on black: the centre pixel stays, the fringes split red from blue at
+    // the square's right edge, away from the centre.
+    let px: Vec<[f32; 3]> = (0..w * h)
+        .map(|i| {
+            let (x, y) = (i % w, i / w);
+            if (25..35).contains(&x) && (10..21).contains(&y) {
+                [1.0; 3]
+            } else {
+                [0.0; 3]
+            }
+        })
+        .collect();
+    let ab = chain(
+        vec![num("exposure", 0.0)],
+        vec![vec![num("aberration", 40.0)]],
+    );
+    let out = ab.apply(w, h, &px);
+    let at = |x: u32, y: u32| {
+        let i = 3 * (y * w + x) as usize;
+        [out[i], out[i + 1], out[i + 2]]
+    };
+    assert_eq!(at(20, 15), [0, 0, 0]);
+    let edge = at(35, 15);
+    assert!(edge[0] > edge[2], "{edge:?}");
+    // Barrel distortion with the corners kept magnifies the middle: the square's right edge
+    // moves outwards; pincushion pulls it in.
+    let lit = |k: f64, x: u32| {
+        let d = chain(vec![num("exposure", 0.0)], vec![vec![num("distortion", k)]]);
+        d.apply(w, h, &px)[3 * (15 * w + x) as usize]
+    };
+    assert_eq!((lit(0.0, 34), lit(0.0, 36)), (255, 0));
+    assert_eq!((lit(0.5, 20), lit(0.5, 36), lit(0.5, 40)), (0, 255, 0));
+    assert_eq!(lit(-0.25, 34), 0);
+}
+
+#[test]
+fn scratches_and_tape_move_with_the_frame() {
+    let (w, h, px) = hdr();
+    for c in [
+        chain(vec![num("scratches", 0.8)], vec![]),
+        chain(vec![text("tape", "rewind")], vec![]),
+        chain(vec![num("tape", 0.7)], vec![]),
+    ] {
+        let at = |frame: u64| {
+            let mut c = c.clone();
+            c.frame = frame;
+            c.apply(w, h, &px)
+        };
+        assert_eq!(at(2), at(2));
+        assert_ne!(at(2), at(3));
+    }
+    // The tape's strength 0 is the picture as it is.
+    let plain = chain(vec![num("exposure", 0.0)], vec![]);
+    let none = chain(vec![num("exposure", 0.0), num("tape", 0.0)], vec![]);
+    assert_eq!(plain.apply(w, h, &px), none.apply(w, h, &px));
+    // Rewinding tears more rows than playing.
+    let torn = |dir: &str| {
+        let c = chain(
+            vec![num("exposure", 0.0)],
+            vec![vec![key(
+                "tape",
+                FinishValue::Table(vec![
+                    ("direction".into(), FinishValue::Text(dir.into())),
+                    ("echo".into(), FinishValue::Num(0.0)),
+                    ("grain".into(), FinishValue::Num(0.0)),
+                    ("smear".into(), FinishValue::Num(0.0)),
+                    ("split".into(), FinishValue::Num(0.0)),
+                    ("wash".into(), FinishValue::Num(0.0)),
+                    ("bands".into(), FinishValue::Num(1.0)),
+                ]),
+            )]],
+        );
+        let (a, b) = (plain.apply(w, h, &px), c.apply(w, h, &px));
+        (0..h as usize)
+            .filter(|&y| {
+                let r = 3 * w as usize;
+                a[y * r..(y + 1) * r] != b[y * r..(y + 1) * r]
+            })
+            .count()
+    };
+    assert!(
+        torn("rewind") > torn("forward"),
+        "{} {}",
+        torn("rewind"),
+        torn("forward")
+    );
+}
+
+#[test]
+fn the_new_passes_do_not_depend_on_the_thread_count_nor_make_nan() {
+    let p = plate();
+    let (w, h, mut px) = hdr();
+    px[7] = [f32::NAN, f32::INFINITY, -1e30];
+    let chains = [
+        chain(vec![text("style", "comic")], vec![]),
+        chain(vec![text("style", "modern_comic")], vec![]),
+        chain(vec![text("style", "rubber_hose")], vec![]),
+        chain(
+            vec![
+                text("style", "cel"),
+                num("cavity", 1e9),
+                num("cavity_distance", 1e9),
+                num("cel_spec", 1e9),
+                num("cel_spec_roughness", 0.0),
+                num("crease_angle", -5.0),
+                num("rim", 1e9),
+                num("rim_width", 7.0),
+            ],
+            vec![],
+        ),
+        chain(
+            vec![
+                num("aberration", 1e9),
+                num("distortion", -1e9),
+                num("tape", 1e9),
+                num("scratches", 1e9),
+                num("line_weight", 1e9),
+                num("black_threshold", -4.0),
+            ],
+            vec![],
+        ),
+    ];
+    let run = |n: usize| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build()
+            .unwrap()
+            .install(|| {
+                let mut out = Vec::new();
+                for c in &chains {
+                    out.extend(p.apply(c));
+                    out.extend(c.apply(w, h, &px));
+                }
+                out
+            })
+    };
+    let one = run(1);
+    assert_eq!(one, run(2));
+    assert_eq!(one, run(3));
+}
+
+#[test]
+fn the_bloom_tables_extras_reduce_to_the_single_bloom() {
+    let (w, h, px) = hdr();
+    let bloom = |keys: Vec<(&str, FinishValue)>| {
+        let t = keys
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect::<Vec<_>>();
+        chain(
+            vec![num("exposure", 0.0)],
+            vec![vec![key("bloom", FinishValue::Table(t))]],
+        )
+        .apply(w, h, &px)
+    };
+    let n = FinishValue::Num;
+    let four = |v: [f64; 4]| FinishValue::Nums(v.to_vec());
+    // One ring of gain 1 is the single Gaussian of the same reach.
+    assert_eq!(
+        bloom(vec![
+            ("strength", n(0.5)),
+            ("radii", four([6.0, 3.0, 3.0, 3.0])),
+            ("gains", four([1.0, 0.0, 0.0, 0.0])),
+        ]),
+        bloom(vec![
+            ("strength", n(0.5)),
+            ("sigma", n(2.0)),
+            ("radius", n(6.0))
+        ])
+    );
+    // The rings' default radii and gains: wider than the single bloom, so different.
+    let single = bloom(vec![("strength", n(0.5))]);
+    let rings = bloom(vec![
+        ("strength", n(0.5)),
+        ("kind", FinishValue::Text("rings".into())),
+    ]);
+    assert_ne!(single, rings);
+    // `unit` scales the sizes: σ 1 in units of 3 px is σ 3 px.
+    assert_eq!(
+        bloom(vec![("sigma", n(1.0)), ("unit", n(3.0))]),
+        bloom(vec![("sigma", n(3.0))])
+    );
+    // `knee_width` is the whole knee: 2 · knee · threshold.
+    assert_eq!(
+        bloom(vec![("knee_width", n(1.0)), ("threshold", n(1.0))]),
+        bloom(vec![("knee", n(0.5)), ("threshold", n(1.0))])
+    );
+    // `soft` makes the part below the threshold glow too.
+    let plain = chain(vec![num("exposure", 0.0)], vec![]).apply(w, h, &px);
+    assert_eq!(bloom(vec![("threshold", n(1e6))]), plain);
+    assert_ne!(bloom(vec![("threshold", n(1e6)), ("soft", n(1.0))]), plain);
+    // `down` blurs at a lower resolution: nearly the same picture, not the same bytes.
+    let down = bloom(vec![("strength", n(0.5)), ("down", n(2.0))]);
+    assert_ne!(down, single);
+    let mean: f64 = down
+        .iter()
+        .zip(&single)
+        .map(|(a, b)| (*a as f64 - *b as f64).abs())
+        .sum::<f64>()
+        / down.len() as f64;
+    assert!(mean < 2.0, "{mean}");
+    // `linear_taps` is the same kernel: the same bytes, recorded for a live renderer.
+    assert_eq!(
+        bloom(vec![
+            ("strength", n(0.5)),
+            ("linear_taps", FinishValue::Bool(true))
+        ]),
+        single
+    );
 }

@@ -535,6 +535,7 @@ fn preview(rgb: &[[f32; 3]], w: u32, h: u32) -> Vec<u8> {
         depth: vec![0.0; rgb.len()],
         samples: None,
         denoised: None,
+        view_normal: None,
     })
 }
 

@@ -15,6 +15,7 @@ use crate::scene::{Code, Diagnostic, Finish, FinishKey, FinishValue, Location, S
 mod looks;
 
 use super::ops::srgb_decode;
+use super::spatial::{Rings, RING_GAINS};
 use super::styles::{self, DUOTONE_HIGHLIGHT, DUOTONE_SHADOW};
 use super::{
     Bloom, BloomKind, Chain, Lut, NotDrawn, Pass, Tone, ToneKind, Vignette, VignetteKind, Warmth,
@@ -311,7 +312,6 @@ impl Builder {
                 }
             }
             "bloom" | "threshold" => {
-                let mut rings = false;
                 let Pass::Bloom(g) = tune(
                     passes,
                     |p| matches!(p, Pass::Bloom(_)),
@@ -323,29 +323,56 @@ impl Builder {
                     ("threshold", FinishValue::Num(x)) => g.threshold = *x as f32,
                     (_, FinishValue::Num(x)) => g.strength = *x as f32,
                     (_, FinishValue::Table(t)) => {
+                        let four = |tv: &FinishValue| match tv {
+                            FinishValue::Nums(n) if n.len() == 4 => {
+                                Some([0, 1, 2, 3].map(|i| n[i] as f32))
+                            }
+                            _ => None,
+                        };
+                        let ring = |g: &mut Bloom| {
+                            *g.rings.get_or_insert(Rings {
+                                radii: None,
+                                gains: RING_GAINS,
+                            })
+                        };
                         for (name, tv) in t {
                             match (name.as_str(), num(tv)) {
                                 ("strength", Some(x)) => g.strength = x,
                                 ("threshold", Some(x)) => g.threshold = x,
                                 ("knee", Some(x)) => g.knee = x,
+                                ("knee_width", Some(x)) => g.knee_width = Some(x),
+                                ("soft", Some(x)) => g.soft = x,
+                                ("unit", Some(x)) => g.unit = x,
+                                ("down", Some(x)) => g.down = whole(x as f64).clamp(1, 64) as u32,
                                 ("sigma", Some(x)) => g.sigma = (x > 0.0).then_some(x),
                                 ("clamp", Some(x)) => g.clamp = x,
                                 ("radius", Some(x)) => {
                                     g.radius = Some(whole(x as f64).min(u32::MAX as u64) as u32)
                                 }
+                                ("linear_taps", _) => {
+                                    g.linear_taps = matches!(tv, FinishValue::Bool(true))
+                                }
+                                ("radii", _) => {
+                                    let mut r = ring(g);
+                                    r.radii = four(tv).or(r.radii);
+                                    g.rings = Some(r);
+                                }
+                                ("gains", _) => {
+                                    let mut r = ring(g);
+                                    r.gains = four(tv).unwrap_or(r.gains);
+                                    g.rings = Some(r);
+                                }
                                 ("kind", _) => match tv {
                                     FinishValue::Text(s) if s == "box" => g.kind = BloomKind::Box,
                                     FinishValue::Text(s) if s == "tent" => g.kind = BloomKind::Tent,
-                                    _ => rings = true,
+                                    FinishValue::Text(s) if s == "rings" => g.rings = Some(ring(g)),
+                                    _ => {}
                                 },
                                 _ => {}
                             }
                         }
                     }
                     _ => {}
-                }
-                if rings {
-                    self.not_drawn(k, "bloom kind \"rings\"".into(), "bloom kind = \"rings\" is not drawn yet: the bloom is blurred by a Gaussian".into());
                 }
             }
             "grain" => {
@@ -503,20 +530,29 @@ impl Builder {
                     return;
                 }
                 let levels = x.round().min(65_536.0) as u32;
-                *tune(
+                // The latest posterize or comic pass's levels.
+                match tune(
                     passes,
-                    |p| matches!(p, Pass::Posterize { .. }),
+                    |p| matches!(p, Pass::Posterize { .. } | Pass::Comic(_)),
                     || Pass::Posterize { levels },
-                ) = Pass::Posterize { levels };
+                ) {
+                    Pass::Comic(c) => c.levels = levels,
+                    p => *p = Pass::Posterize { levels },
+                }
             }
             "pixel" => {
                 if let Some(x) = n {
-                    let size = whole(x as f64).clamp(1, u32::MAX as u64) as u32;
-                    *tune(
+                    let s = whole(x as f64).clamp(1, u32::MAX as u64) as u32;
+                    if let Pass::Pixel { size, .. } = tune(
                         passes,
                         |p| matches!(p, Pass::Pixel { .. }),
-                        || Pass::Pixel { size },
-                    ) = Pass::Pixel { size };
+                        || Pass::Pixel {
+                            size: s,
+                            palette: false,
+                        },
+                    ) {
+                        *size = s;
+                    }
                 }
             }
             "shadow" | "highlight" => {
@@ -599,11 +635,50 @@ impl Builder {
                     passes.push(Pass::Kuwahara { radius: r });
                 }
             }
-            "dither_kind" | "dot" | "angle" | "ink" | "halation" | "weave" | "flicker" | "dust"
-            | "scanlines" | "mask" | "curvature" | "focus" | "tilt_range" | "paper_grain"
-            | "scale" | "darkening" | "cel_bands" | "cel_shadow" | "cel_threshold"
-            | "cel_softness" | "outline" | "outline_alpha" | "outline_color"
-            | "outline_thickness" => self.look(k, passes),
+            "dither_kind"
+            | "dot"
+            | "angle"
+            | "ink"
+            | "halation"
+            | "weave"
+            | "flicker"
+            | "dust"
+            | "scanlines"
+            | "mask"
+            | "curvature"
+            | "focus"
+            | "tilt_range"
+            | "paper_grain"
+            | "scale"
+            | "darkening"
+            | "cel_bands"
+            | "cel_shadow"
+            | "cel_threshold"
+            | "cel_softness"
+            | "outline"
+            | "outline_alpha"
+            | "outline_color"
+            | "outline_thickness"
+            | "crease_angle"
+            | "cel_spec"
+            | "cel_spec_roughness"
+            | "cel_spec_threshold"
+            | "cavity"
+            | "cavity_distance"
+            | "rim"
+            | "rim_color"
+            | "rim_width"
+            | "black_threshold"
+            | "highlight_threshold"
+            | "interior_line_strength"
+            | "line_weight"
+            | "saturation_lift"
+            | "tone_steps"
+            | "aberration"
+            | "distortion"
+            | "palette"
+            | "scratches"
+            | "tape" => self.look(k, passes),
             // A key the schema's Use column marks not drawn yet: the bake's notes name it.
             name if matches!(
                 schema::use_from(&schema::FINISH_FILE, name),

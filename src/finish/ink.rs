@@ -1,12 +1,15 @@
 //! The drawn-line looks: cel bands (`cel_bands`, `cel_shadow`, `cel_threshold`,
 //! `cel_softness`; style `cel`) and the outline (`outline` and its keys). The outline reads the
 //! plate's depth when the chain is given it (silhouettes and depth steps, as a game's edge
-//! post effect does); without a depth, the luminance's edges. Crease lines and cel specular
-//! need the normal pass, which the finish is not given: those keys are named, not drawn.
+//! post effect does); without a depth, the luminance's edges. Crease lines (`crease_angle`)
+//! and the cel specular (`surface.rs`) read the normal pass when the chain is given it.
 
 use serde_json::{json, Value};
 
+use rayon::prelude::*;
+
 use super::ops::{srgb_decode, srgb_encode};
+use super::surface::{creased, CelSpec};
 use super::{Image, REC709_WEIGHTS};
 
 /// The cel bands on the luminance's sRGB code L: below `threshold` the shadow band; above it,
@@ -24,6 +27,8 @@ pub struct Cel {
     pub threshold: f32,
     /// The steps' width, code units (0: hard).
     pub softness: f32,
+    /// The specular highlight (`cel_spec` and its keys), drawn from the normal pass.
+    pub spec: Option<CelSpec>,
 }
 
 impl Default for Cel {
@@ -33,6 +38,7 @@ impl Default for Cel {
             shadow: 0.5,
             threshold: 0.3,
             softness: 0.02,
+            spec: None,
         }
     }
 }
@@ -47,10 +53,14 @@ fn smoothstep(e0: f32, e1: f32, x: f32) -> f32 {
 
 impl Cel {
     pub(super) fn to_json(self) -> Value {
-        json!({
+        let mut v = json!({
             "bands": self.bands, "shadow": self.shadow, "threshold": self.threshold,
             "softness": self.softness, "input": "the Rec.709 luminance's sRGB code",
-        })
+        });
+        if let Some(s) = self.spec {
+            v["spec"] = s.to_json();
+        }
+        v
     }
 
     /// The level (a luminance code) the band of code `l` is drawn at.
@@ -100,6 +110,9 @@ pub struct Outline {
     pub color: [f32; 3],
     /// Draws the line in a dark shade of the surface's own colour (¼ of it) instead.
     pub local_color: bool,
+    /// Lines also where neighbouring normals meet at more than this angle, degrees (a
+    /// crease), when the chain is given the normal pass.
+    pub crease_angle: Option<f32>,
 }
 
 impl Default for Outline {
@@ -109,6 +122,7 @@ impl Default for Outline {
             alpha: 1.0,
             color: [srgb_decode(0x10 as f32 / 255.0); 3],
             local_color: false,
+            crease_angle: None,
         }
     }
 }
@@ -122,16 +136,54 @@ pub const LUMA_EDGE: f32 = 0.1;
 
 impl Outline {
     pub(super) fn to_json(self) -> Value {
-        json!({
+        let mut v = json!({
             "thickness": self.thickness, "alpha": self.alpha, "color": self.color,
             "local_color": self.local_color,
             "edges": "depth steps |a - b| > 0.05 min(a, b) between 4-neighbours; without a depth, the luminance code's Sobel gradient / 8 > 0.1",
-        })
+        });
+        if let Some(a) = self.crease_angle {
+            v["crease_angle"] = json!(a);
+            v["creases"] = json!("also where 4-neighbours' camera-space normals meet at more than crease_angle degrees (needs the normal; none on the sky)");
+        }
+        v
     }
 }
 
-/// Which pixels are edges: depth steps when `depth` is given, else luminance edges.
-fn edges(img: &Image, depth: Option<&[f32]>) -> Vec<bool> {
+/// Which pixels are edges: depth steps when `depth` is given, else luminance edges; with
+/// `crease` (the cosine of the crease angle) and a normal, also the normal's creases.
+pub(super) fn edges(
+    img: &Image,
+    depth: Option<&[f32]>,
+    normal: Option<&[[f32; 3]]>,
+    crease: Option<f32>,
+) -> Vec<bool> {
+    let mut e = silhouettes(img, depth);
+    if let (Some(n), Some(cos)) = (normal, crease) {
+        for (a, b) in e.iter_mut().zip(creases(img.width, img.height, n, cos)) {
+            *a |= b;
+        }
+    }
+    e
+}
+
+/// The pixels of a `w × h` image whose 4-neighbours' normals meet at more than the crease
+/// whose cosine is `cos` (both sides marked).
+pub(super) fn creases(w: usize, h: usize, n: &[[f32; 3]], cos: f32) -> Vec<bool> {
+    (0..w * h)
+        .into_par_iter()
+        .map(|i| {
+            let (x, y) = (i % w, i / w);
+            let c = |j: usize| creased(n[i], n[j], cos);
+            (x + 1 < w && c(i + 1))
+                || (x > 0 && c(i - 1))
+                || (y + 1 < h && c(i + w))
+                || (y > 0 && c(i - w))
+        })
+        .collect()
+}
+
+/// The depth's steps when `depth` is given, else the luminance's edges.
+pub(super) fn silhouettes(img: &Image, depth: Option<&[f32]>) -> Vec<bool> {
     let (w, h) = (img.width, img.height);
     match depth.filter(|d| d.len() == w * h) {
         Some(z) => (0..w * h)
@@ -179,9 +231,26 @@ fn edges(img: &Image, depth: Option<&[f32]>) -> Vec<bool> {
 
 /// Draws the outline: each pixel within (`thickness` − 1) / 2 pixels of an edge pixel (its
 /// centre's distance) takes the line's colour at `alpha`.
-pub(super) fn outline(img: &mut Image, o: &Outline, depth: Option<&[f32]>, encoded: bool) {
+pub(super) fn outline(
+    img: &mut Image,
+    o: &Outline,
+    depth: Option<&[f32]>,
+    normal: Option<&[[f32; 3]]>,
+    encoded: bool,
+) {
+    let crease = o
+        .crease_angle
+        .filter(|a| a.is_finite())
+        .map(|a| a.clamp(0.0, 180.0).to_radians().cos());
+    let edge = edges(img, depth, normal, crease);
+    draw_lines(img, &edge, o, encoded);
+}
+
+/// Draws `o`'s lines over `edge` (its edges are not read): each pixel within
+/// (`thickness` − 1) / 2 pixels of an edge pixel (its centre's distance) takes the line's
+/// colour at `alpha`.
+pub(super) fn draw_lines(img: &mut Image, edge: &[bool], o: &Outline, encoded: bool) {
     let (w, h) = (img.width, img.height);
-    let edge = edges(img, depth);
     let t = if o.thickness >= 1.0 {
         o.thickness.min(64.0)
     } else {
@@ -268,7 +337,7 @@ mod tests {
                 }
             })
             .collect();
-        outline(&mut img, &Outline::default(), Some(&depth), false);
+        outline(&mut img, &Outline::default(), Some(&depth), None, false);
         for (i, p) in img.px.iter().enumerate() {
             let inked = p[0] < 0.1;
             assert_eq!(inked, i % w == 3 || i % w == 4, "{i}");

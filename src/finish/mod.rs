@@ -9,15 +9,20 @@
 
 mod chain;
 mod cine;
+mod comic;
 mod crt;
 mod ink;
+mod lens;
 mod neon;
 mod noise;
 mod ops;
+mod palette;
 mod paper;
 mod screen;
 mod spatial;
 mod styles;
+mod surface;
+mod tape;
 mod tilt;
 pub mod tone;
 
@@ -28,15 +33,20 @@ use crate::scene::Location;
 
 pub use chain::{resolve, STANDARD_TONE};
 pub use cine::{Halation, HALATION_TINT};
+pub use comic::{Comic, ComicKind};
 pub use crt::{scanline_factor, scanline_pitch};
 pub use ink::{Cel, Outline, DEPTH_STEP, LUMA_EDGE};
+pub use lens::{ABERRATION_SCALE, DISTORTION_RANGE};
 pub use neon::Neon;
 pub use noise::NoiseKey;
 pub use ops::{srgb_decode, srgb_encode, Lut, Warmth, WarmthKind};
+pub use palette::{oklab, PALETTE};
 pub use paper::Watercolor;
 pub use screen::{DitherKind, Halftone};
-pub use spatial::{Bloom, BloomKind, Vignette, VignetteKind};
+pub use spatial::{Bloom, BloomKind, Rings, Vignette, VignetteKind, RING_GAINS};
 pub use styles::DRAWN_STYLES;
+pub use surface::{camera_direction, camera_normals, Cavity, CelSpec, LightFrom, Rim, KEY_LIGHT};
+pub use tape::{Scratches, Tape, TapeDirection};
 pub use tilt::TiltShift;
 pub use tone::{Tone, ToneKind};
 
@@ -109,10 +119,13 @@ pub enum Pass {
         /// At least 2.
         levels: u32,
     },
-    /// `pixel`: the image in blocks of `size` × `size` pixels, each its mean.
+    /// `pixel`: the image in blocks of `size` × `size` pixels, each its mean; with `palette`,
+    /// each block then the nearest colour (Oklab) of [`PALETTE`].
     Pixel {
         /// Pixels; 1 is none.
         size: u32,
+        /// `palette = true`.
+        palette: bool,
     },
     /// `shadow`, `highlight`: the luminance mapped from one colour to the other.
     Duotone {
@@ -197,8 +210,28 @@ pub enum Pass {
     Neon(Neon),
     /// `cel_bands`, `cel_shadow`, `cel_threshold`, `cel_softness`: cel bands.
     Cel(Cel),
-    /// `outline`: lines at depth steps (or, without a depth, luminance edges).
+    /// `outline`: lines at depth steps (or, without a depth, luminance edges), and creases.
     Outline(Outline),
+    /// `cavity`, `cavity_distance`: ridges brightened and valleys darkened, from the normal.
+    Cavity(Cavity),
+    /// `rim`, `rim_color`, `rim_width`: light added where surfaces turn from the view.
+    Rim(Rim),
+    /// Styles `comic` and `modern_comic` (or `ink` as a number and the modern comic's keys).
+    Comic(Comic),
+    /// `aberration`: lateral chromatic aberration.
+    Aberration {
+        /// Units of [`ABERRATION_SCALE`]: red and blue scaled apart about the centre.
+        amount: f32,
+    },
+    /// `distortion`: radial lens distortion, barrel (positive) or pincushion (negative).
+    Distortion {
+        /// Brown's k₁ over half-diagonals, read within [`DISTORTION_RANGE`].
+        amount: f32,
+    },
+    /// `scratches`: bright film scratches, drawn afresh each frame.
+    Scratches(Scratches),
+    /// `tape`: a video tape's look.
+    Tape(Tape),
 }
 
 impl Pass {
@@ -240,6 +273,13 @@ impl Pass {
             Pass::Neon(_) => "neon",
             Pass::Cel(_) => "cel",
             Pass::Outline(_) => "outline",
+            Pass::Cavity(_) => "cavity",
+            Pass::Rim(_) => "rim",
+            Pass::Comic(_) => "comic",
+            Pass::Aberration { .. } => "aberration",
+            Pass::Distortion { .. } => "distortion",
+            Pass::Scratches(_) => "scratches",
+            Pass::Tape(_) => "tape",
         }
     }
 
@@ -277,7 +317,19 @@ impl Pass {
             Pass::Sepia { amount } => json!({ "amount": amount }),
             Pass::Mono { weights } => json!({ "weights": weights }),
             Pass::Posterize { levels } => json!({ "levels": levels }),
-            Pass::Pixel { size } => json!({ "size": size }),
+            Pass::Pixel { size, palette } => {
+                let mut v = json!({ "size": size, "palette": palette });
+                if *palette {
+                    v["colors"] = json!(PALETTE
+                        .iter()
+                        .map(|c| format!("#{:02x}{:02x}{:02x}", c[0], c[1], c[2]))
+                        .collect::<Vec<_>>());
+                    v["nearest"] = json!(
+                        "each block's mean to the nearest colour in Oklab (PICO-8's palette)"
+                    );
+                }
+                v
+            }
             Pass::Duotone { shadow, highlight } => {
                 json!({ "shadow": shadow, "highlight": highlight })
             }
@@ -330,6 +382,19 @@ impl Pass {
             Pass::Neon(n) => n.to_json(),
             Pass::Cel(c) => c.to_json(),
             Pass::Outline(o) => o.to_json(),
+            Pass::Cavity(c) => c.to_json(),
+            Pass::Rim(r) => r.to_json(),
+            Pass::Comic(c) => c.to_json(),
+            Pass::Aberration { amount } => json!({
+                "amount": amount,
+                "kind": "lateral: red shown at scale 1/(1 - s), blue at 1/(1 + s), s = 0.0025 x amount, about the centre; bilinear, edges repeated",
+            }),
+            Pass::Scratches(x) => x.to_json(),
+            Pass::Tape(t) => t.to_json(),
+            Pass::Distortion { amount } => json!({
+                "amount": amount,
+                "kind": "radial, the picture at p (1 + k r^2) / (1 + k) shown at p, r in half-diagonals, k within [-0.3, 1]; bilinear, edges repeated",
+            }),
         };
         v["pass"] = json!(self.name());
         v
@@ -423,6 +488,53 @@ impl Chain {
         rgb: &[[f32; 3]],
         depth: Option<&[f32]>,
     ) -> Vec<u8> {
+        self.apply_to(
+            width,
+            height,
+            rgb,
+            &Surfaces {
+                depth,
+                normal: None,
+            },
+        )
+    }
+
+    /// Whether a pass of the chain reads the normal pass (so a bake must give it).
+    pub fn reads_normal(&self) -> bool {
+        self.passes.iter().any(|p| match p {
+            Pass::Cavity(_) | Pass::Rim(_) | Pass::Comic(_) => true,
+            Pass::Cel(c) => c.spec.is_some(),
+            Pass::Outline(o) => o.crease_angle.is_some(),
+            _ => false,
+        })
+    }
+
+    /// Lights the cel specular by the scene's sun: `toward` is the direction towards it in
+    /// camera space ([`camera_direction`]). A pass whose light is the fixed key light takes it.
+    pub fn light_by_sun(&mut self, toward: [f32; 3]) {
+        let Some(l) = surface::unit(toward) else {
+            return;
+        };
+        for p in &mut self.passes {
+            if let Pass::Cel(Cel { spec: Some(s), .. }) = p {
+                s.light = l;
+                s.from = LightFrom::Sun;
+            }
+        }
+    }
+
+    /// [`Chain::apply`] with the plate's surfaces: the outline and cavity read the depth, the
+    /// passes of `surface.rs` the normal. A buffer of another size than the image is not read.
+    pub fn apply_to(
+        &self,
+        width: u32,
+        height: u32,
+        rgb: &[[f32; 3]],
+        surfaces: &Surfaces<'_>,
+    ) -> Vec<u8> {
+        let n = width as usize * height as usize;
+        let depth = surfaces.depth.filter(|d| d.len() == n);
+        let normal = surfaces.normal.filter(|d| d.len() == n);
         let mut img = Image {
             width: width as usize,
             height: height as usize,
@@ -444,7 +556,12 @@ impl Chain {
                 }
                 Pass::Vignette(v) => spatial::vignette(&mut img, v),
                 Pass::Bloom(b) => spatial::bloom(&mut img, b),
-                Pass::Pixel { size } => spatial::pixelate(&mut img, *size),
+                Pass::Pixel { size, palette } => {
+                    spatial::pixelate(&mut img, *size);
+                    if *palette {
+                        img.map(|_, c| palette::apply(c, encoded));
+                    }
+                }
                 Pass::Kuwahara { radius } => spatial::kuwahara(&mut img, *radius),
                 Pass::OneBit { kind } => screen::one_bit(&mut img, *kind, encoded),
                 Pass::Halftone(h) => screen::halftone(&mut img, h, encoded),
@@ -464,7 +581,23 @@ impl Chain {
                 }
                 Pass::Watercolor(w) => paper::watercolor(&mut img, w, encoded, &key),
                 Pass::Neon(n) => neon::neon(&mut img, n, encoded),
-                Pass::Outline(o) => ink::outline(&mut img, o, depth, encoded),
+                Pass::Outline(o) => ink::outline(&mut img, o, depth, normal, encoded),
+                Pass::Cavity(c) => surface::cavity(&mut img, c, depth, normal),
+                Pass::Rim(r) => surface::rim(&mut img, r, normal, encoded),
+                Pass::Comic(c) => comic::comic(&mut img, c, depth, normal, encoded),
+                Pass::Aberration { amount } => lens::aberration(&mut img, *amount),
+                Pass::Distortion { amount } => lens::distortion(&mut img, *amount),
+                Pass::Scratches(x) => tape::scratches(&mut img, x, &key),
+                Pass::Tape(t) => tape::tape(&mut img, t, &key),
+                Pass::Cel(c) => {
+                    let w = img.width;
+                    img.map(|i, col| {
+                        ops::pixel(pass, col, encoded, &key, (i % w) as u32, (i / w) as u32)
+                    });
+                    if let (Some(s), Some(n)) = (&c.spec, normal) {
+                        surface::cel_spec(&mut img, s, c.softness, n);
+                    }
+                }
                 p => {
                     let w = img.width;
                     img.map(|i, c| ops::pixel(p, c, encoded, &key, (i % w) as u32, (i / w) as u32))
@@ -485,6 +618,18 @@ impl Chain {
         };
         img.px.iter().flat_map(|c| c.map(to8)).collect()
     }
+}
+
+/// What the chain reads beside the picture: the plate's surfaces, each `width × height`,
+/// row-major from the top row. Plain buffers, so the finish needs nothing of the renderer.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Surfaces<'a> {
+    /// Planar view-space depths at the pixel centres, scene units (the plate's `depth.exr`).
+    pub depth: Option<&'a [f32]>,
+    /// The first drawn surface's mean shading normal, camera space ([`camera_normals`]: x to
+    /// the image's right, y up, z towards the camera), dimensionless: shorter than 1 where a
+    /// pixel's samples disagree, zero where it sees the sky.
+    pub normal: Option<&'a [[f32; 3]]>,
 }
 
 /// A working image: linear (or, after the encode pass, encoded) RGB, row-major from the top.

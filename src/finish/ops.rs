@@ -273,7 +273,14 @@ pub(super) fn pixel(
         | Pass::Paper { .. }
         | Pass::Watercolor(_)
         | Pass::Neon(_)
-        | Pass::Outline(_) => c,
+        | Pass::Outline(_)
+        | Pass::Cavity(_)
+        | Pass::Rim(_)
+        | Pass::Comic(_)
+        | Pass::Aberration { .. }
+        | Pass::Distortion { .. }
+        | Pass::Scratches(_)
+        | Pass::Tape(_) => c,
     }
 }
 

@@ -122,7 +122,36 @@ pub struct Bloom {
     pub clamp: f32,
     /// The kernel.
     pub kind: BloomKind,
+    /// `knee_width`: the soft knee's whole width in luminance, W·m⁻²·sr⁻¹ (it then spans
+    /// threshold ± width/2); `None` is `knee · threshold` each side.
+    pub knee_width: Option<f32>,
+    /// `soft`: the share of the whole picture, not only its part above the threshold, that
+    /// glows (Godot's glow `bloom`), 0 to 1.
+    pub soft: f32,
+    /// `unit`: the pixels one unit of `sigma`, `radius` and `radii` is (1: pixels).
+    pub unit: f32,
+    /// `down`: the bright pass blurred at 1/`down` of the resolution (box means of
+    /// `down` × `down` blocks, sizes divided by it, bilinear back up); 1 is full resolution.
+    pub down: u32,
+    /// `linear_taps`: a live renderer's two-texel bilinear taps; the same kernel, so the bake
+    /// draws the same either way (recorded).
+    pub linear_taps: bool,
+    /// `radii` and `gains`, or `kind = "rings"`: four Gaussian levels summed, each reaching
+    /// its radius (σ = radius/3, in `unit`s) and weighted by its gain.
+    pub rings: Option<Rings>,
 }
+
+/// The four levels of a ringed bloom.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rings {
+    /// Each level's reach, `unit`s (3 σ); `None`: ¼, ½, 1 and 2 × the single bloom's radius.
+    pub radii: Option<[f32; 4]>,
+    /// Each level's weight.
+    pub gains: [f32; 4],
+}
+
+/// A ringed bloom's gains without `gains`: equal, summing to 1.
+pub const RING_GAINS: [f32; 4] = [0.25; 4];
 
 impl Default for Bloom {
     fn default() -> Self {
@@ -134,6 +163,12 @@ impl Default for Bloom {
             radius: None,
             clamp: 0.0,
             kind: BloomKind::Gaussian,
+            knee_width: None,
+            soft: 0.0,
+            unit: 1.0,
+            down: 1,
+            linear_taps: false,
+            rings: None,
         }
     }
 }
@@ -146,17 +181,44 @@ impl Bloom {
         json!({
             "strength": self.strength, "threshold": self.threshold, "knee": self.knee,
             "sigma": self.sigma, "radius": self.radius, "clamp": self.clamp,
-            "kind": match self.kind { BloomKind::Gaussian => "gaussian", BloomKind::Box => "box", BloomKind::Tent => "tent" },
+            "kind": match (self.kind, self.rings.is_some()) {
+                (_, true) => "rings",
+                (BloomKind::Gaussian, _) => "gaussian",
+                (BloomKind::Box, _) => "box",
+                (BloomKind::Tent, _) => "tent",
+            },
             "sigma_default": "0.02 x image height, pixels",
+            "knee_width": self.knee_width, "soft": self.soft, "unit": self.unit,
+            "down": self.down, "linear_taps": self.linear_taps,
+            "rings": self.rings.map(|r| json!({
+                "radii": r.radii, "gains": r.gains,
+                "radii_default": "0.25, 0.5, 1, 2 x the single bloom's radius",
+                "levels": "Gaussians of sigma = radius / 3, summed by gain",
+            })),
         })
     }
 
+    /// The unit's pixels, finite and positive.
+    fn unit(&self) -> f32 {
+        if self.unit.is_finite() && self.unit > 0.0 {
+            self.unit
+        } else {
+            1.0
+        }
+    }
+
     /// The normalised 1D kernel, centre first (weights for offsets 0, 1, …) for an image
-    /// `h` pixels high and `longest` pixels on its longer side.
-    fn kernel(&self, h: usize, longest: usize) -> Vec<f32> {
-        let sigma = self.sigma.unwrap_or(0.02 * h as f32).max(1e-3);
+    /// `h` pixels high and `longest` pixels on its longer side, its sizes divided by `scale`
+    /// (the downsampling).
+    fn kernel(&self, h: usize, longest: usize, scale: f32) -> Vec<f32> {
+        let u = self.unit();
+        let sigma = self
+            .sigma
+            .map_or(0.02 * h as f32, |s| if u == 1.0 { s } else { s * u });
+        let sigma = (sigma / scale).max(1e-3);
         let r = match (self.radius, self.kind) {
-            (Some(r), _) => r as usize,
+            (Some(r), _) if u == 1.0 && scale == 1.0 => r as usize,
+            (Some(r), _) => (r as f32 * u / scale).round() as usize,
             (None, BloomKind::Gaussian) => (3.0 * sigma).ceil() as usize,
             (None, _) => sigma.ceil() as usize,
         }
@@ -181,7 +243,10 @@ impl Bloom {
             return [0.0; 3];
         }
         let t = self.threshold.max(0.0);
-        let k = t * self.knee.clamp(0.0, 1.0);
+        let k = match self.knee_width {
+            Some(kw) if kw.is_finite() => 0.5 * kw.max(0.0),
+            _ => t * self.knee.clamp(0.0, 1.0),
+        };
         let soft = if k > 0.0 {
             let s = (l - t + k).clamp(0.0, 2.0 * k);
             s * s / (4.0 * k)
@@ -189,10 +254,54 @@ impl Bloom {
             0.0
         };
         let mut f = soft.max(l - t) / l;
+        let whole = if self.soft.is_finite() {
+            self.soft.clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        if whole > 0.0 {
+            f += whole * (1.0 - f);
+        }
         if self.clamp > 0.0 && l * f > self.clamp {
             f = self.clamp / l;
         }
         c.map(|v| v.max(0.0) * f)
+    }
+
+    /// The levels to blur with and their weights: the one kernel, or the four rings.
+    fn levels(&self, h: usize, longest: usize, scale: f32) -> Vec<(Vec<f32>, f32)> {
+        let Some(rings) = self.rings else {
+            return vec![(self.kernel(h, longest, scale), 1.0)];
+        };
+        let u = self.unit();
+        // The single bloom's reach, pixels: its radius, or 3 σ.
+        let base = match (self.radius, self.sigma) {
+            (Some(r), _) => r as f32 * u,
+            (None, Some(s)) => 3.0 * s * u,
+            (None, None) => 3.0 * 0.02 * h as f32,
+        };
+        let radii = rings
+            .radii
+            .map(|r| r.map(|v| v * u))
+            .unwrap_or([0.25, 0.5, 1.0, 2.0].map(|f| f * base));
+        radii
+            .iter()
+            .zip(rings.gains)
+            .map(|(&r, g)| {
+                let r = if r.is_finite() { r.max(0.0) } else { 0.0 };
+                let level = Bloom {
+                    sigma: Some((r / 3.0).max(1e-3)),
+                    radius: Some(r.ceil().min(MAX_RADIUS as f32) as u32),
+                    kind: BloomKind::Gaussian,
+                    unit: 1.0,
+                    ..*self
+                };
+                (
+                    level.kernel(h, longest, scale),
+                    if g.is_finite() { g } else { 0.0 },
+                )
+            })
+            .collect()
     }
 }
 
@@ -236,13 +345,69 @@ pub(super) fn bloom(img: &mut Image, b: &Bloom) {
 pub(super) fn glow(img: &mut Image, b: &Bloom, tint: [f32; 3]) {
     let (w, h) = (img.width, img.height);
     let bright: Vec<[f32; 3]> = img.px.iter().map(|&c| b.bright(c)).collect();
-    let k = b.kernel(h, w.max(h));
-    let blurred = blur(&blur(&bright, w, h, &k, true), w, h, &k, false);
+    let d = (b.down.max(1) as usize).min(w.max(h));
+    let blurred = if d == 1 && b.rings.is_none() {
+        let k = b.kernel(h, w.max(h), 1.0);
+        blur(&blur(&bright, w, h, &k, true), w, h, &k, false)
+    } else {
+        let (small, sw, sh) = downsample(&bright, w, h, d);
+        let mut sum = vec![[0.0f32; 3]; sw * sh];
+        for (k, g) in b.levels(h, w.max(h), d as f32) {
+            let level = blur(&blur(&small, sw, sh, &k, true), sw, sh, &k, false);
+            for (s, l) in sum.iter_mut().zip(level) {
+                *s = [0, 1, 2].map(|c| s[c] + g * l[c]);
+            }
+        }
+        upsample(&sum, sw, sh, w, h, d)
+    };
     let s = b.strength;
     img.px
         .par_iter_mut()
         .zip(blurred.par_iter())
         .for_each(|(c, g)| *c = [0, 1, 2].map(|i| c[i] + s * g[i] * tint[i]));
+}
+
+/// `src` (`w × h`) in means of `d × d` blocks from the top-left corner (the last ones cut to
+/// the image), and its size.
+fn downsample(src: &[[f32; 3]], w: usize, h: usize, d: usize) -> (Vec<[f32; 3]>, usize, usize) {
+    if d == 1 {
+        return (src.to_vec(), w, h);
+    }
+    let (sw, sh) = (w.div_ceil(d), h.div_ceil(d));
+    let out = (0..sw * sh)
+        .into_par_iter()
+        .map(|i| {
+            let (bx, by) = (i % sw * d, i / sw * d);
+            let (x1, y1) = ((bx + d).min(w), (by + d).min(h));
+            let mut s = [0.0f64; 3];
+            for y in by..y1 {
+                for x in bx..x1 {
+                    for c in 0..3 {
+                        s[c] += src[y * w + x][c] as f64;
+                    }
+                }
+            }
+            let n = ((x1 - bx) * (y1 - by)) as f64;
+            s.map(|v| (v / n) as f32)
+        })
+        .collect();
+    (out, sw, sh)
+}
+
+/// `src` (`sw × sh`, blocks of `d` pixels) back at `w × h`, bilinear between the blocks'
+/// centres, edges repeated.
+fn upsample(src: &[[f32; 3]], sw: usize, sh: usize, w: usize, h: usize, d: usize) -> Vec<[f32; 3]> {
+    if d == 1 {
+        return src.to_vec();
+    }
+    (0..w * h)
+        .into_par_iter()
+        .map(|i| {
+            let x = ((i % w) as f32 + 0.5) / d as f32 - 0.5;
+            let y = ((i / w) as f32 + 0.5) / d as f32 - 0.5;
+            super::cine::sample(src, sw, sh, x, y)
+        })
+        .collect()
 }
 
 /// Each `size × size` block (from the top-left corner; the last ones cut to the image) takes
@@ -352,7 +517,7 @@ mod tests {
                 sigma: Some(4.0),
                 ..Bloom::default()
             };
-            let k = b.kernel(100, 100);
+            let k = b.kernel(100, 100, 1.0);
             let total: f32 = k[0] + 2.0 * k[1..].iter().sum::<f32>();
             assert!((total - 1.0).abs() < 1e-5, "{kind:?}");
         }

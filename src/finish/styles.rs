@@ -5,8 +5,8 @@
 use super::ops::srgb_decode;
 use super::screen::DitherKind;
 use super::{
-    Cel, Halation, Halftone, Neon, Outline, Pass, TiltShift, Tone, Vignette, Watercolor,
-    REC709_WEIGHTS, STANDARD_TONE,
+    Cel, Comic, ComicKind, Halation, Halftone, Neon, Outline, Pass, TiltShift, Tone, Vignette,
+    Watercolor, REC709_WEIGHTS, STANDARD_TONE,
 };
 
 /// The styles this version draws; the others are named in the bake's notes.
@@ -29,7 +29,14 @@ pub const DRAWN_STYLES: &[&str] = &[
     "watercolor",
     "neon",
     "cel",
+    "comic",
+    "modern_comic",
+    "rubber_hose",
 ];
+
+/// The rubber hose style's ink: a warm near-black, as sRGB codes (an inked cel on a faded
+/// print).
+pub(super) const RUBBER_HOSE_INK: [u8; 3] = [0x14, 0x0e, 0x0a];
 
 /// The gradient map style's ramp, as sRGB codes: night indigo, plum, crimson, amber, cream (a
 /// "sunset" map: dark stays cool, light goes warm, luminance rising all along).
@@ -77,7 +84,10 @@ pub(super) fn passes(name: &str) -> Option<Vec<Pass>> {
             highlight: linear(DUOTONE_HIGHLIGHT),
         }],
         "posterize" => vec![Pass::Posterize { levels: 5 }],
-        "pixel" => vec![Pass::Pixel { size: 4 }],
+        "pixel" => vec![Pass::Pixel {
+            size: 4,
+            palette: false,
+        }],
         "kuwahara" => vec![Pass::Kuwahara { radius: 4 }],
         "one_bit" => vec![Pass::OneBit {
             kind: DitherKind::Ordered,
@@ -123,6 +133,40 @@ pub(super) fn passes(name: &str) -> Option<Vec<Pass>> {
         ],
         "neon" => vec![Pass::Neon(Neon::default())],
         "cel" => vec![Pass::Cel(Cel::default()), Pass::Outline(Outline::default())],
+        "comic" => vec![Pass::Comic(Comic::of(ComicKind::Classic))],
+        "modern_comic" => vec![Pass::Comic(Comic::of(ComicKind::Modern))],
+        // A 1930s cartoon on a faded print: few flat cel tones, thick warm-black ink, the
+        // colour faded and yellowed, then the projector's vignette, grain, flicker and dust.
+        "rubber_hose" => vec![
+            Pass::Saturation {
+                factor: 0.6,
+                weights: REC709_WEIGHTS,
+            },
+            Pass::Cel(Cel {
+                bands: 3,
+                threshold: 0.25,
+                shadow: 0.45,
+                softness: 0.01,
+                spec: None,
+            }),
+            Pass::Outline(Outline {
+                thickness: 3.0,
+                color: linear(RUBBER_HOSE_INK),
+                ..Outline::default()
+            }),
+            Pass::Sepia { amount: 0.35 },
+            Pass::Vignette(Vignette {
+                strength: 0.45,
+                ..Vignette::default()
+            }),
+            Pass::Grain {
+                strength: 0.05,
+                response: 0.5,
+                clamp: false,
+            },
+            Pass::Flicker { amount: 0.02 },
+            Pass::Dust { amount: 0.2 },
+        ],
         _ => return None,
     };
     let mut out = vec![Pass::Tone(Tone::of(STANDARD_TONE))];

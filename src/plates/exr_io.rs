@@ -320,6 +320,7 @@ mod tests {
             depth: vec![1.0, 2.0, 3.0, 4.0],
             samples: None,
             denoised: None,
+            view_normal: None,
         };
         let depth = tmp.path().join("depth.exr");
         std::fs::write(&depth, encode_depth(&images).unwrap()).unwrap();

@@ -78,6 +78,10 @@ pub struct PlateImages {
     /// The denoiser's output and auxiliaries, written as `denoised.exr`, `albedo.exr` and
     /// `normal.exr` when given (and then the preview shows the denoised beauty).
     pub denoised: Option<DenoisedImages>,
+    /// row-major, top row first: `width × height` mean shading normals of the first drawn
+    /// surface in the camera's space (x right, y up, z towards the camera; zero for the sky),
+    /// given when the finish reads them ([`Chain::reads_normal`]); not written as a file.
+    pub view_normal: Option<Vec<[f32; 3]>>,
 }
 
 /// What a denoised bake adds to the plate folder, each `width × height`, row-major from
@@ -486,6 +490,7 @@ mod tests {
             depth,
             samples: None,
             denoised: None,
+            view_normal: None,
         }
     }
 
@@ -662,6 +667,7 @@ mod tests {
             depth: vec![],
             samples: None,
             denoised: None,
+            view_normal: None,
         };
         assert!(write_plate_folder(&dir, &empty, manifest()).is_err());
 

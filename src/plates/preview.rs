@@ -56,8 +56,12 @@ pub fn finished_rgb8(images: &PlateImages, chain: &Chain) -> Vec<u8> {
         .as_ref()
         .map_or(&images.beauty, |d| &d.beauty);
     let rgb: Vec<[f32; 3]> = beauty.iter().map(|p| [p[0], p[1], p[2]]).collect();
-    // The depth lets the outline draw the depth's steps.
-    chain.apply_with(images.width, images.height, &rgb, Some(&images.depth))
+    // The depth lets the outline draw the depth's steps; the normal, creases and shading.
+    let surfaces = crate::finish::Surfaces {
+        depth: Some(&images.depth),
+        normal: images.view_normal.as_deref(),
+    };
+    chain.apply_to(images.width, images.height, &rgb, &surfaces)
 }
 
 /// The bytes of `preview.png` finished by `chain`: 8-bit RGB, no gamma, colour-profile or
@@ -91,6 +95,7 @@ mod tests {
             depth: vec![1.0],
             samples: None,
             denoised: None,
+            view_normal: None,
         }
     }
 
@@ -130,6 +135,7 @@ mod tests {
             depth: vec![1.0; 4],
             samples: None,
             denoised: None,
+            view_normal: None,
         };
         // The clamp finish (an empty chain) shows the radiance as it is.
         let clamp = Chain {

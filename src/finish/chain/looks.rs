@@ -3,7 +3,10 @@
 
 use super::super::screen::DitherKind;
 use super::super::styles::{PAPER_SCALE, PAPER_STRENGTH};
-use super::super::{Cel, Halation, Halftone, Outline, Pass, TiltShift, Watercolor};
+use super::super::{
+    Cavity, Cel, CelSpec, Comic, ComicKind, Halation, Halftone, Outline, Pass, Rim, Scratches,
+    Tape, TapeDirection, TiltShift, Watercolor,
+};
 use super::{colour, num, tune, whole, Builder};
 use crate::scene::{FinishKey, FinishValue};
 
@@ -26,13 +29,15 @@ impl Builder {
             }
             "dot" | "angle" | "ink" => {
                 let ink = match (k.name.as_str(), v) {
-                    ("ink", FinishValue::Num(_)) => {
-                        // A number is the comic's ink, and the comic styles are not drawn.
-                        self.not_drawn(
-                            k,
-                            "ink as a number".into(),
-                            "ink as a number (the comic's ink) is not drawn yet: an ink colour tunes the halftone".into(),
-                        );
+                    ("ink", FinishValue::Num(x)) => {
+                        // A number is the comic's ink: its opacity.
+                        if let Pass::Comic(c) = tune(
+                            passes,
+                            |p| matches!(p, Pass::Comic(_)),
+                            || Pass::Comic(Comic::of(ComicKind::Classic)),
+                        ) {
+                            c.ink = *x as f32;
+                        }
                         return;
                     }
                     ("ink", _) => match colour(v) {
@@ -170,7 +175,176 @@ impl Builder {
                     _ => c.softness = x,
                 }
             }
-            "outline" | "outline_alpha" | "outline_color" | "outline_thickness" => {
+            "cel_spec" | "cel_spec_roughness" | "cel_spec_threshold" => {
+                let Some(x) = n else { return };
+                let Pass::Cel(c) = tune(
+                    passes,
+                    |p| matches!(p, Pass::Cel(_)),
+                    || Pass::Cel(Cel::default()),
+                ) else {
+                    return;
+                };
+                let s = c.spec.get_or_insert_with(CelSpec::default);
+                match k.name.as_str() {
+                    "cel_spec" => s.strength = x,
+                    "cel_spec_roughness" => s.roughness = x,
+                    _ => s.threshold = x,
+                }
+            }
+            "black_threshold"
+            | "highlight_threshold"
+            | "interior_line_strength"
+            | "line_weight"
+            | "saturation_lift"
+            | "tone_steps" => {
+                let Some(x) = n else { return };
+                let Pass::Comic(c) = tune(
+                    passes,
+                    |p| matches!(p, Pass::Comic(_)),
+                    || Pass::Comic(Comic::of(ComicKind::Modern)),
+                ) else {
+                    return;
+                };
+                match k.name.as_str() {
+                    "black_threshold" => c.black_threshold = x,
+                    "highlight_threshold" => c.highlight_threshold = x,
+                    "interior_line_strength" => c.interior_line_strength = x,
+                    "line_weight" => c.line_weight = x,
+                    "saturation_lift" => c.saturation_lift = x,
+                    _ => c.tone_steps = x.round().clamp(3.0, 5.0) as u32,
+                }
+            }
+            "aberration" => {
+                let Some(x) = n else { return };
+                *tune(
+                    passes,
+                    |p| matches!(p, Pass::Aberration { .. }),
+                    || Pass::Aberration { amount: x },
+                ) = Pass::Aberration { amount: x };
+            }
+            "distortion" => {
+                let Some(x) = n else { return };
+                *tune(
+                    passes,
+                    |p| matches!(p, Pass::Distortion { .. }),
+                    || Pass::Distortion { amount: x },
+                ) = Pass::Distortion { amount: x };
+            }
+            "palette" => {
+                // The pixel art's palette: the latest pixel pass's, or a pixel pass of 1 (none
+                // of its own blocks) with it.
+                let FinishValue::Bool(on) = v else { return };
+                if !on && !passes.iter().any(|p| matches!(p, Pass::Pixel { .. })) {
+                    return;
+                }
+                if let Pass::Pixel { palette, .. } = tune(
+                    passes,
+                    |p| matches!(p, Pass::Pixel { .. }),
+                    || Pass::Pixel {
+                        size: 1,
+                        palette: false,
+                    },
+                ) {
+                    *palette = *on;
+                }
+            }
+            "scratches" => {
+                let Pass::Scratches(x) = tune(
+                    passes,
+                    |p| matches!(p, Pass::Scratches(_)),
+                    || Pass::Scratches(Scratches::default()),
+                ) else {
+                    return;
+                };
+                match v {
+                    FinishValue::Num(s) => x.strength = *s as f32,
+                    FinishValue::Table(t) => {
+                        for (name, tv) in t {
+                            match (name.as_str(), num(tv)) {
+                                ("count", Some(c)) => {
+                                    x.count = whole(c as f64).min(u32::MAX as u64) as u32
+                                }
+                                ("strength", Some(c)) => x.strength = c,
+                                _ => {}
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            "tape" => {
+                let Pass::Tape(t) = tune(
+                    passes,
+                    |p| matches!(p, Pass::Tape(_)),
+                    || Pass::Tape(Tape::default()),
+                ) else {
+                    return;
+                };
+                let direction = |s: &str| {
+                    if s == "rewind" {
+                        TapeDirection::Rewind
+                    } else {
+                        TapeDirection::Forward
+                    }
+                };
+                match v {
+                    FinishValue::Text(s) => t.direction = direction(s),
+                    FinishValue::Num(s) => t.strength = *s as f32,
+                    FinishValue::Table(tt) => {
+                        for (name, tv) in tt {
+                            match (name.as_str(), tv) {
+                                ("direction", FinishValue::Text(s)) => t.direction = direction(s),
+                                (key, FinishValue::Num(x)) => {
+                                    let x = *x as f32;
+                                    match key {
+                                        "strength" => t.strength = x,
+                                        "bands" => t.bands = x,
+                                        "echo" => t.echo = x,
+                                        "grain" => t.grain = x,
+                                        "smear" => t.smear = x,
+                                        "split" => t.split = x,
+                                        "wash" => t.wash = x,
+                                        _ => {}
+                                    }
+                                }
+                                _ => {}
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            "cavity" | "cavity_distance" => {
+                let Some(x) = n else { return };
+                if let Pass::Cavity(c) = tune(
+                    passes,
+                    |p| matches!(p, Pass::Cavity(_)),
+                    || Pass::Cavity(Cavity::default()),
+                ) {
+                    if k.name == "cavity" {
+                        c.strength = x;
+                    } else {
+                        c.distance = x;
+                    }
+                }
+            }
+            "rim" | "rim_color" | "rim_width" => {
+                let Pass::Rim(r) = tune(
+                    passes,
+                    |p| matches!(p, Pass::Rim(_)),
+                    || Pass::Rim(Rim::default()),
+                ) else {
+                    return;
+                };
+                match (k.name.as_str(), n) {
+                    ("rim", Some(x)) => r.strength = x,
+                    ("rim_width", Some(x)) => r.width = x,
+                    ("rim_color", _) => r.color = colour(v).unwrap_or(r.color),
+                    _ => {}
+                }
+            }
+            "outline" | "outline_alpha" | "outline_color" | "outline_thickness"
+            | "crease_angle" => {
                 // `outline = false` (or `enabled = false`) turns the latest outline off.
                 let off = match v {
                     FinishValue::Bool(b) => !b,
@@ -196,6 +370,7 @@ impl Builder {
                     ("outline_alpha", FinishValue::Num(x)) => o.alpha = *x as f32,
                     ("outline_thickness", FinishValue::Num(x)) => o.thickness = *x as f32,
                     ("outline_color", _) => o.color = colour(v).unwrap_or(o.color),
+                    ("crease_angle", FinishValue::Num(x)) => o.crease_angle = Some(*x as f32),
                     ("outline", FinishValue::Table(t)) => {
                         for (name, tv) in t {
                             match (name.as_str(), tv) {
@@ -203,8 +378,9 @@ impl Builder {
                                 ("alpha", FinishValue::Num(x)) => o.alpha = *x as f32,
                                 ("color", _) => o.color = colour(tv).unwrap_or(o.color),
                                 ("local_color", FinishValue::Bool(b)) => o.local_color = *b,
-                                // `crease_angle` needs the normal pass: the schema marks it
-                                // not drawn, and the bake's notes name it.
+                                ("crease_angle", FinishValue::Num(x)) => {
+                                    o.crease_angle = Some(*x as f32)
+                                }
                                 _ => {}
                             }
                         }

@@ -370,9 +370,11 @@ fn uses_inherit_down_the_path() {
     assert_eq!(u("haze.reach"), Some(Use::NotYet));
     assert_eq!(u("text.id"), Some(Use::Recorded));
     assert_eq!(u("finish.bloom.strength"), Some(Use::Drawn));
-    assert_eq!(u("finish.bloom.radii"), Some(Use::NotYet));
+    assert_eq!(u("finish.bloom.radii"), Some(Use::Drawn));
+    assert_eq!(u("finish.bloom.linear_taps"), Some(Use::Recorded));
     assert_eq!(u("finish.pass.scanlines"), Some(Use::Drawn));
-    assert_eq!(u("finish.pass.rim"), Some(Use::NotYet));
+    assert_eq!(u("finish.pass.rim"), Some(Use::Drawn));
+    assert_eq!(u("finish.pass.bloom.soft"), Some(Use::Drawn));
     assert_eq!(u("finish.pass.tone"), Some(Use::Drawn));
     assert_eq!(u("materials.dispersion"), Some(Use::NotYet));
     assert_eq!(u("materials.layers.kind"), Some(Use::NotYet));
@@ -380,7 +382,7 @@ fn uses_inherit_down_the_path() {
     assert_eq!(u("sky.layer.turbidity"), Some(Use::Drawn));
     assert_eq!(u("project.name"), Some(Use::Ignored));
     assert_eq!(u("exposure"), Some(Use::Drawn));
-    assert_eq!(u("rim"), Some(Use::NotYet));
+    assert_eq!(u("rim"), Some(Use::Drawn));
     assert_eq!(u("physics.rate"), Some(Use::Ignored));
     assert_eq!(u("no.such.key"), None);
 }

@@ -44,39 +44,24 @@ const WARMTH_T: &[Ty] = &[Ty::Num, Ty::Table(&WARMTH)];
 
 /// The finish keys: `[finish]` inline, each `[[finish.pass]]`, and a finish file's top level.
 pub const FINISH_KEYS: &[Key] = &[
-    k("aberration", NUM)
-        .m("chromatic aberration")
-        .uses(Use::NotYet),
+    k("aberration", NUM).m("chromatic aberration"),
     k("angle", NUM).u("degrees").m("the halftone screen angle"),
     k("black", NUM).m("the black level"),
-    k("black_threshold", NUM)
-        .m("modern comic: black threshold")
-        .uses(Use::NotYet),
+    k("black_threshold", NUM).m("modern comic: black threshold"),
     k("bloom", Ty::OneOf(BLOOM_T)).m("the bloom's strength, or its table"),
-    k("cavity", NUM)
-        .m("cavity shading's strength")
-        .uses(Use::NotYet),
-    k("cavity_distance", NUM)
-        .m("cavity shading's distance")
-        .uses(Use::NotYet),
+    k("cavity", NUM).m("cavity shading's strength"),
+    k("cavity_distance", NUM).m("cavity shading's distance"),
     k("cel_bands", NUM).r(WHOLE).m("cel shading's bands"),
     k("cel_shadow", NUM).m("cel shading's shadow"),
     k("cel_softness", NUM).m("cel shading's softness"),
-    k("cel_spec", NUM)
-        .m("cel shading's specular")
-        .uses(Use::NotYet),
-    k("cel_spec_roughness", NUM)
-        .m("cel shading's specular roughness")
-        .uses(Use::NotYet),
-    k("cel_spec_threshold", NUM)
-        .m("cel shading's specular threshold")
-        .uses(Use::NotYet),
+    k("cel_spec", NUM).m("cel shading's specular"),
+    k("cel_spec_roughness", NUM).m("cel shading's specular roughness"),
+    k("cel_spec_threshold", NUM).m("cel shading's specular threshold"),
     k("cel_threshold", NUM).m("cel shading's threshold"),
     k("contrast", NUM).m("contrast"),
     k("crease_angle", NUM)
         .u("degrees")
-        .m("the outline's crease angle")
-        .uses(Use::NotYet),
+        .m("the outline's crease angle"),
     k("crush", NUM).m("noir: black crush"),
     k("curvature", NUM).m("screen curvature"),
     k("darkening", NUM).m("watercolour edge darkening"),
@@ -84,7 +69,7 @@ pub const FINISH_KEYS: &[Key] = &[
         .u("8-bit code steps")
         .m("dither amplitude; true is 1, false is 0"),
     k("dither_kind", Ty::Enum(&["blue", "ordered"])).m("the one-bit dither pattern"),
-    k("distortion", NUM).m("lens distortion").uses(Use::NotYet),
+    k("distortion", NUM).m("lens distortion"),
     k("dot", NUM).u("pixels").m("the halftone cell size"),
     k("dust", NUM).m("film dust: tens of specks a frame"),
     k("encode", Ty::Bool).m("true adds the encode pass"),
@@ -97,66 +82,50 @@ pub const FINISH_KEYS: &[Key] = &[
     k("grain", Ty::OneOf(GRAIN_T)).m("the grain's strength, or its table"),
     k("halation", NUM).m("halation strength"),
     k("highlight", COLOUR).m("duotone highlight"),
-    k("highlight_threshold", NUM)
-        .m("modern comic: highlight threshold")
-        .uses(Use::NotYet),
+    k("highlight_threshold", NUM).m("modern comic: highlight threshold"),
     k("ink", Ty::OneOf(&[Ty::Num, Ty::Hex, Ty::Vec(3)])).m("comic ink, or a halftone ink colour"),
-    k("interior_line_strength", NUM)
-        .m("modern comic: interior lines")
-        .uses(Use::NotYet),
+    k("interior_line_strength", NUM).m("modern comic: interior lines"),
     k("keep", COLOUR).m("noir: the colour kept"),
     k("keep_range", NUM).m("noir: how much of it"),
     k("levels", NUM).m("posterize (or comic) levels"),
-    k("line_weight", NUM)
-        .m("modern comic: line weight")
-        .uses(Use::NotYet),
+    k("line_weight", NUM).m("modern comic: line weight"),
     k("lut", Ty::Table(&LUT)).m("a colour lookup table"),
     k("mask", NUM).m("aperture grille"),
     k("outline", Ty::OneOf(OUTLINE_T)).m("the outline on or off, or its table"),
     k("outline_alpha", NUM).m("the outline's opacity"),
     k("outline_color", COLOUR).m("the outline's colour"),
     k("outline_thickness", NUM).m("the outline's thickness"),
-    k("palette", Ty::Bool)
-        .m("pixel art: palette on or off")
-        .uses(Use::NotYet),
+    k("palette", Ty::Bool).m("pixel art: palette on or off"),
     k("paper_grain", NUM).m("paper (or watercolour) grain strength"),
     k("pixel", Ty::UInt)
         .u("pixels")
         .m("the pixel size; 0 reads as 1"),
     k("posterize", NUM).m("the same as levels"),
     k("radius", NUM).m("the radius of the bloom, kuwahara, halation, neon or tilt-shift pass"),
-    k("rim", NUM).m("rim light strength").uses(Use::NotYet),
-    k("rim_color", COLOUR)
-        .m("rim light colour")
-        .uses(Use::NotYet),
-    k("rim_width", NUM).m("rim light width").uses(Use::NotYet),
+    k("rim", NUM).m("rim light strength"),
+    k("rim_color", COLOUR).m("rim light colour"),
+    k("rim_width", NUM).m("rim light width"),
     k("saturation", NUM).m("saturation"),
-    k("saturation_lift", NUM)
-        .m("modern comic: saturation lift")
-        .uses(Use::NotYet),
+    k("saturation_lift", NUM).m("modern comic: saturation lift"),
     k("scale", NUM)
         .u("pixels")
         .m("paper grain or watercolour scale: the texture's cell"),
     k("scanlines", NUM).m("scanline strength"),
-    k("scratches", Ty::OneOf(SCRATCHES_T))
-        .m("the scratches' strength, or their table")
-        .uses(Use::NotYet),
+    k("scratches", Ty::OneOf(SCRATCHES_T)).m("the scratches' strength, or their table"),
     k("seed", Ty::UInt).m("the chain's seed"),
     k("sepia", NUM).m("sepia"),
     k("shadow", COLOUR).m("duotone shadow"),
     k("style", Ty::Enum(STYLES)).m("a style's passes first"),
     k("tape", Ty::OneOf(TAPE_T))
         .r(ge(0.0))
-        .m("a tape look: a direction, a strength or its table")
-        .uses(Use::NotYet),
+        .m("a tape look: a direction, a strength or its table"),
     k("threshold", NUM).m("bloom threshold"),
     k("tilt_range", NUM)
         .m("tilt-shift range: the sharp band's half-height, a fraction of the height"),
     k("tone", Ty::OneOf(TONE_T)).m("the tone map"),
     k("tone_steps", NUM)
         .r(within(3.0, 5.0))
-        .m("modern comic tone steps")
-        .uses(Use::NotYet),
+        .m("modern comic tone steps"),
     k("vignette", Ty::OneOf(VIGNETTE_T)).m("the vignette's strength, or its table"),
     k("warmth", Ty::OneOf(WARMTH_T)).m("the warmth's amount, or its table"),
     k("weave", NUM)
@@ -188,29 +157,22 @@ pub static BLOOM: TableSchema = t(&[
     k("strength", NUM).m("the bloom's strength"),
     k("threshold", NUM).m("the luminance it starts at"),
     k("knee", NUM).m("the threshold's knee"),
-    k("knee_width", NUM).m("the knee's width").uses(Use::NotYet),
-    k("soft", NUM)
-        .m("the threshold's softness")
-        .uses(Use::NotYet),
+    k("knee_width", NUM).m("the knee's width"),
+    k("soft", NUM).m("the threshold's softness"),
     k("sigma", NUM)
         .u("pixels")
         .m("the Gaussian blur's standard deviation"),
     k("clamp", NUM).m("the brightest input"),
-    k("unit", NUM).m("the size unit").uses(Use::NotYet),
+    k("unit", NUM).m("the size unit"),
     k("radius", NUM).r(WHOLE).u("pixels").m("the blur's radius"),
     k("down", NUM)
         .r(WHOLE)
-        .m("the downsampling factor; 0 reads as 1")
-        .uses(Use::NotYet),
+        .m("the downsampling factor; 0 reads as 1"),
     k("linear_taps", Ty::Bool)
-        .m("linear-filtered taps")
-        .uses(Use::NotYet),
-    k("radii", Ty::Vec(4))
-        .m("the four levels' radii")
-        .uses(Use::NotYet),
-    k("gains", Ty::Vec(4))
-        .m("the four levels' gains")
-        .uses(Use::NotYet),
+        .m("linear-filtered taps: the same kernel, for a live renderer")
+        .uses(Use::Recorded),
+    k("radii", Ty::Vec(4)).m("the four levels' radii"),
+    k("gains", Ty::Vec(4)).m("the four levels' gains"),
     k("kind", Ty::Enum(&["box", "rings", "tent"])).m("box, rings or tent"),
 ]);
 /// `grain = { … }`.
@@ -238,10 +200,7 @@ pub static OUTLINE: TableSchema = t(&[
     k("local_color", Ty::Bool).m("takes the surface's colour"),
     k("thickness", NUM).m("its thickness"),
     k("alpha", NUM).m("its opacity"),
-    k("crease_angle", NUM)
-        .u("degrees")
-        .m("its crease angle")
-        .uses(Use::NotYet),
+    k("crease_angle", NUM).u("degrees").m("its crease angle"),
     k("color", COLOUR).m("its colour"),
 ]);
 /// `scratches = { … }`.
