@@ -966,6 +966,15 @@ fn material_parameters_are_read_and_undrawn_ones_named_once() {
         (mr.tex_coord, mr.wrap_s, mr.filter),
         (2, Wrap::Repeat, Filter::Bilinear)
     );
+    // minFilter LINEAR_MIPMAP_LINEAR (sampler 1) and none (sampler 0) are both trilinear.
+    assert_eq!(
+        (mr.minify, mr.mip),
+        (Filter::Bilinear, crate::assets::Mip::Linear)
+    );
+    assert_eq!(
+        (bc.minify, bc.mip),
+        (Filter::Bilinear, crate::assets::Mip::Linear)
+    );
     // T·R·S: (1, 0) scaled to (2, 0), turned a quarter (the extension's R maps (x, 0) to
     // (0, −x)), offset: (0.5, 0.25 − 2).
     let q = mr.transform.apply(Vec2::new(1.0, 0.0));
@@ -997,12 +1006,8 @@ fn material_parameters_are_read_and_undrawn_ones_named_once() {
         "{:?}",
         m.warnings
     );
-    assert_eq!(
-        count("mip-mapped minFilter is not applied yet"),
-        1,
-        "{:?}",
-        m.warnings
-    );
+    // Mip-mapped minFilters are applied (docs/assets.md, "Texture filtering"): nothing named.
+    assert_eq!(count("minFilter"), 0, "{:?}", m.warnings);
     assert_eq!(count("emissive_strength"), 0);
     assert_eq!(count("KHR_materials_ior"), 0);
     // The normal texture needs tangents: MikkTSpace made them, unit and orthogonal to the
