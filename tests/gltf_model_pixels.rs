@@ -1153,3 +1153,64 @@ fn two_sided_plane_shows_both_faces_alike() {
     assert!(a.min_element() > 0.05, "{a}");
     assert!(((b - a).abs() / a).max_element() < 0.05, "{a} against {b}");
 }
+
+/// Pearson correlation of two equally long series.
+fn correlation(a: &[f32], b: &[f32]) -> f32 {
+    let n = a.len() as f32;
+    let (ma, mb) = (a.iter().sum::<f32>() / n, b.iter().sum::<f32>() / n);
+    let cov: f32 = a.iter().zip(b).map(|(x, y)| (x - ma) * (y - mb)).sum();
+    let va: f32 = a.iter().map(|x| (x - ma).powi(2)).sum();
+    let vb: f32 = b.iter().map(|y| (y - mb).powi(2)).sum();
+    cov / (va * vb).sqrt().max(1e-12)
+}
+
+#[test]
+fn normal_tangent_test_lighting_follows_the_generated_tangents() {
+    // Pairs of cells: on the left real bumps and dents, on the right flat quads whose normal
+    // map (no TANGENT in the file: MikkTSpace tangents) draws the same shapes. Lit by a sun
+    // from the upper left, each mapped cell must be shaded like its real twin; mirrored top
+    // to bottom (a flipped green channel or bitangent) it would be lit from below.
+    let rel = "NormalTangentTest/NormalTangentTest.glb";
+    let r = render(
+        rel,
+        View::front(Vec2::new(0.0, -0.125), 2.4),
+        [240, 240],
+        16,
+        Lighting::Sun([-0.6, 0.6, 0.5]),
+    );
+    // The cells' pixel columns and rows in this view (30 pixels a side): the pink and the
+    // blue columns of pairs (the third, metal, mirrors the black sky and shows little).
+    let pairs = [(9, 41), (89, 121)];
+    let rows = [12u32, 52, 92, 132, 172];
+    let blocks = |x0: u32, y0: u32, flip: bool| -> Vec<f32> {
+        // 5 × 5 blocks of 5 pixels over the cell's inner 25 pixels.
+        let mut out = Vec::new();
+        for by in 0..5u32 {
+            for bx in 0..5u32 {
+                let by = if flip { 4 - by } else { by };
+                let mut sum = 0.0;
+                for y in 0..5 {
+                    for x in 0..5 {
+                        let c = r.px(x0 + 3 + bx * 5 + x, y0 + 3 + by * 5 + y);
+                        sum += c.x + c.y + c.z;
+                    }
+                }
+                out.push(sum);
+            }
+        }
+        out
+    };
+    for (real_x, mapped_x) in pairs {
+        for &y in &rows {
+            let real = blocks(real_x, y, false);
+            let same = correlation(&real, &blocks(mapped_x, y, false));
+            let flipped = correlation(&real, &blocks(mapped_x, y, true));
+            eprintln!("cell at {real_x}, {y}: correlation {same:.3}, flipped {flipped:.3}");
+            assert!(same > 0.75, "cell at {real_x}, {y}: correlation {same}");
+            assert!(
+                flipped < same - 0.3,
+                "cell at {real_x}, {y}: flipped {flipped}"
+            );
+        }
+    }
+}

@@ -54,7 +54,7 @@ fn plane_gltf(min_filter: u32) -> String {
     let mut bin = Vec::new();
     for p in pos {
         for c in p {
-            bin.extend_from_slice(&(c as f32).to_le_bytes());
+            bin.extend_from_slice(&c.to_le_bytes());
         }
     }
     for _ in 0..4 {
@@ -64,7 +64,7 @@ fn plane_gltf(min_filter: u32) -> String {
     }
     for p in pos {
         for c in [p[0] * 8.0, -p[2] * 8.0] {
-            bin.extend_from_slice(&(c as f32).to_le_bytes());
+            bin.extend_from_slice(&c.to_le_bytes());
         }
     }
     for i in [0u16, 1, 2, 0, 2, 3] {

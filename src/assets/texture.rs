@@ -554,8 +554,8 @@ impl TextureRef {
         let dy = self.transform.apply_vector(fp.dy) * size;
         let (lx, ly) = (dx.length(), dy.length());
         let (major, minor, axis) = if lx >= ly { (lx, ly, dx) } else { (ly, lx, dy) };
-        // NaN compares false: an unknown footprint reads the image itself.
-        if !(major > 1.0) {
+        // A magnified lookup, or an unknown (NaN) footprint, reads the image itself.
+        if major.is_nan() || major <= 1.0 {
             return self.level(0, uv, self.filter, decode);
         }
         if self.mip == Mip::Off {

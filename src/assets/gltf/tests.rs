@@ -1134,7 +1134,7 @@ fn every_project_model_loads_or_is_refused_with_a_reason() {
         }
     }
     files.sort();
-    assert_eq!(files.len(), 21, "models found: {files:?}");
+    assert_eq!(files.len(), 26, "models found: {files:?}");
     // Triangles placed by the default scene, counted by an independent Python walk of the
     // JSON (indices/3 for TRIANGLES, n-2 for strips and fans, once per node reaching a
     // mesh); MetalRoughSpheres matches the asset README.
