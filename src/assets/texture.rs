@@ -15,7 +15,7 @@
 //! anisotropic (docs/assets.md, "Texture filtering").
 
 use std::io::Cursor;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, OnceLock, Weak};
 
 use glam::{Vec2, Vec4};
 
@@ -219,6 +219,41 @@ pub fn decode_rgba(bytes: &[u8]) -> Result<TextureImage, String> {
     let (width, height) = (img.width(), img.height());
     let texels = img.into_rgba8().pixels().map(|p| p.0).collect();
     Ok(TextureImage::new(width, height, texels))
+}
+
+/// The process's texture cache: every image decoded by [`decode_rgba_shared`] and still in
+/// use, by the SHA-256 of its encoded bytes. Entries are weak: an image lives as long as a
+/// mesh holds it, and the cache never keeps one alive.
+fn texture_cache(
+) -> &'static std::sync::Mutex<std::collections::HashMap<[u8; 32], Weak<TextureImage>>> {
+    static CACHE: OnceLock<
+        std::sync::Mutex<std::collections::HashMap<[u8; 32], Weak<TextureImage>>>,
+    > = OnceLock::new();
+    CACHE.get_or_init(Default::default)
+}
+
+/// [`decode_rgba`] through the process's texture cache: the same image bytes, in any file of
+/// any mesh loaded while an earlier decoding of them is still held, give that decoding (and
+/// its mip pyramids) rather than a new one. The result is the same either way; only the work
+/// and the memory differ.
+pub fn decode_rgba_shared(bytes: &[u8]) -> Result<Arc<TextureImage>, String> {
+    use sha2::{Digest, Sha256};
+    let key: [u8; 32] = Sha256::digest(bytes).into();
+    let cached = texture_cache()
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get(&key)
+        .and_then(Weak::upgrade);
+    if let Some(img) = cached {
+        return Ok(img);
+    }
+    // Decoded outside the lock: two threads meeting a new image at once each decode it, and
+    // the later insert wins; both results are the same texels.
+    let img = Arc::new(decode_rgba(bytes)?);
+    let mut cache = texture_cache().lock().unwrap_or_else(|e| e.into_inner());
+    cache.retain(|_, w| w.strong_count() > 0);
+    cache.insert(key, Arc::downgrade(&img));
+    Ok(img)
 }
 
 /// One level of a [`MipPyramid`]: decoded (linear) RGBA, 16 bits a channel (1/65535 steps:
@@ -1028,5 +1063,29 @@ mod tests {
             dy: Vec2::new(f32::NAN, 0.0),
         };
         assert!(t.sample_footprint(centre, inf, Decode::Srgb).is_finite());
+    }
+
+    #[test]
+    fn the_same_image_bytes_decode_once_while_held() {
+        let bytes = png(image::DynamicImage::ImageRgba8(
+            image::RgbaImage::from_pixel(3, 5, image::Rgba([1, 2, 3, 4])),
+        ));
+        let a = decode_rgba_shared(&bytes).unwrap();
+        let b = decode_rgba_shared(&bytes).unwrap();
+        assert!(Arc::ptr_eq(&a, &b));
+        // Other bytes are another image.
+        let other = png(image::DynamicImage::ImageRgba8(
+            image::RgbaImage::from_pixel(3, 5, image::Rgba([1, 2, 3, 5])),
+        ));
+        let c = decode_rgba_shared(&other).unwrap();
+        assert!(!Arc::ptr_eq(&a, &c));
+        assert_eq!(c.texels[0], [1, 2, 3, 5]);
+        // The cache holds no image alive: once dropped, the bytes decode afresh.
+        let weak = Arc::downgrade(&a);
+        drop((a, b));
+        assert_eq!(weak.strong_count(), 0);
+        let d = decode_rgba_shared(&bytes).unwrap();
+        assert_eq!(d.texels, vec![[1, 2, 3, 4]; 15]);
+        assert!(decode_rgba_shared(b"junk").is_err());
     }
 }

@@ -6,7 +6,9 @@
 
 use super::*;
 use crate::assets::material::{GltfMaterial, NormalTexture, DEFAULT_IOR};
-use crate::assets::texture::{decode_rgba, Decode, Mip, TextureImage, TextureRef, UvTransform};
+use crate::assets::texture::{
+    decode_rgba_shared, Decode, Mip, TextureImage, TextureRef, UvTransform,
+};
 use crate::assets::MAX_TEX_COORD_SETS;
 use ::gltf::texture::MinFilter;
 
@@ -271,7 +273,8 @@ impl<'a> Loader<'a> {
         }))
     }
 
-    /// A texture's image as RGBA8, decoded once per image of the file and shared.
+    /// A texture's image as RGBA8, decoded once per image of the file and shared, and
+    /// through the process's texture cache once per distinct image while it is held.
     fn texture_image(
         &mut self,
         texture: &::gltf::Texture<'a>,
@@ -286,7 +289,7 @@ impl<'a> Loader<'a> {
             None => format!("{what} image {}", image.index()),
         };
         let bytes = self.image_bytes(&image, &what)?;
-        let decoded = decode_rgba(&bytes).map_err(|e| format!("{what}: {e}"))?;
+        let decoded = decode_rgba_shared(&bytes).map_err(|e| format!("{what}: {e}"))?;
         let texels = u64::from(decoded.width) * u64::from(decoded.height);
         self.texels_decoded = self.texels_decoded.saturating_add(texels);
         if self.texels_decoded > MAX_FILE_TEXELS {
@@ -295,7 +298,6 @@ impl<'a> Loader<'a> {
             )
             .into());
         }
-        let decoded = Arc::new(decoded);
         self.images.insert(image.index(), decoded.clone());
         Ok(decoded)
     }

@@ -1198,3 +1198,32 @@ fn every_project_model_loads_or_is_refused_with_a_reason() {
     );
     assert_eq!(loaded, files.len() - 2);
 }
+
+/// Two loads of one file, held at once (two meshes naming it), share each decoded image and
+/// its pyramids through the process's texture cache.
+#[test]
+fn an_image_met_again_in_another_load_is_not_decoded_again() {
+    let file = data("TwoSidedPlane/glTF/TwoSidedPlane.gltf");
+    let a = load_gltf(&file, None).unwrap_or_else(|e| panic!("{e}"));
+    let b = load_gltf(&file, None).unwrap_or_else(|e| panic!("{e}"));
+    let image = |m: &MeshAsset| {
+        m.materials[0]
+            .base_color_texture
+            .as_ref()
+            .expect("a base colour texture")
+            .image
+            .clone()
+    };
+    assert!(Arc::ptr_eq(&image(&a), &image(&b)));
+    let normal = |m: &MeshAsset| {
+        m.materials[0]
+            .normal_texture
+            .as_ref()
+            .unwrap()
+            .texture
+            .image
+            .clone()
+    };
+    assert!(Arc::ptr_eq(&normal(&a), &normal(&b)));
+    assert!(!Arc::ptr_eq(&image(&a), &normal(&a)));
+}
