@@ -25,8 +25,9 @@ pub use self::gltf::{load_gltf, SUPPORTED_REQUIRED_EXTENSIONS};
 pub use self::hdr::{load_hdr, MAX_HDR_HEIGHT, MAX_HDR_WIDTH};
 pub use self::material::{GltfMaterial, NormalTexture, DEFAULT_IOR};
 pub use self::texture::{
-    decode_alpha, decode_rgba, AlphaTexture, Coverage, Decode, Filter, TextureImage, TextureRef,
-    UvTransform, Wrap, MAX_TEXTURE_SIDE,
+    decode_alpha, decode_rgba, decode_rgba_shared, AlphaTexture, Coverage, Decode, Filter, Mip,
+    MipLevel, MipPyramid, TextureImage, TextureRef, UvFootprint, UvTransform, Wrap, MAX_ANISOTROPY,
+    MAX_TEXTURE_SIDE,
 };
 
 /// The most TEXCOORD_n sets a primitive keeps (TEXCOORD_0 to TEXCOORD_3); a texture reading a

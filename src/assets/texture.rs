@@ -7,9 +7,15 @@
 //! are kept as the file stores them (8 bits a channel; a 16-bit PNG is rounded to 8) and
 //! decoded at lookup: sRGB for colour textures, linear for data textures, each texel decoded
 //! before the bilinear blend, so filtering happens in linear light.
+//!
+//! Minified lookups are filtered by their footprint ([`UvFootprint`], the texture coordinate's
+//! change across one pixel, from the integrator's ray differentials): a box-filtered mip
+//! pyramid per image and decoding ([`MipPyramid`], built once and shared by every slot that
+//! reads the image) and trilinear probes, several along the footprint's long axis where it is
+//! anisotropic (docs/assets.md, "Texture filtering").
 
 use std::io::Cursor;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock, Weak};
 
 use glam::{Vec2, Vec4};
 
@@ -171,7 +177,8 @@ pub fn decode_alpha(
 }
 
 /// An image as a glTF file holds it, 8 bits per channel, RGBA (grey and RGB images get
-/// their channels copied and alpha 255), row 0 at the top (glTF's v = 0).
+/// their channels copied and alpha 255), row 0 at the top (glTF's v = 0), with the mip
+/// pyramids its lookups have asked for (one per [`Decode`], built on first use and kept).
 #[derive(Clone, Debug, PartialEq)]
 pub struct TextureImage {
     /// Texels per row, at least 1.
@@ -180,6 +187,30 @@ pub struct TextureImage {
     pub height: u32,
     /// `width × height` texels, as stored (sRGB-encoded for colour, linear for data).
     pub texels: Vec<[u8; 4]>,
+    /// The pyramids of the sRGB and the linear decoding, in that order.
+    pyramids: [OnceLock<Arc<MipPyramid>>; 2],
+}
+
+impl TextureImage {
+    /// An image of `width × height` texels (`texels` row by row from the top).
+    pub fn new(width: u32, height: u32, texels: Vec<[u8; 4]>) -> TextureImage {
+        TextureImage {
+            width,
+            height,
+            texels,
+            pyramids: Default::default(),
+        }
+    }
+
+    /// The mip pyramid of the image as `decode` reads it, built on the first call (any
+    /// thread; every call gets the same levels) and shared by every slot reading the image.
+    pub fn pyramid(&self, decode: Decode) -> &MipPyramid {
+        let i = match decode {
+            Decode::Srgb => 0,
+            Decode::Linear => 1,
+        };
+        self.pyramids[i].get_or_init(|| Arc::new(MipPyramid::build(self, decode)))
+    }
 }
 
 /// Decodes a PNG or JPEG image into RGBA8 texels.
@@ -187,11 +218,165 @@ pub fn decode_rgba(bytes: &[u8]) -> Result<TextureImage, String> {
     let img = decode_image(bytes)?;
     let (width, height) = (img.width(), img.height());
     let texels = img.into_rgba8().pixels().map(|p| p.0).collect();
-    Ok(TextureImage {
-        width,
-        height,
-        texels,
-    })
+    Ok(TextureImage::new(width, height, texels))
+}
+
+/// The process's texture cache: every image decoded by [`decode_rgba_shared`] and still in
+/// use, by the SHA-256 of its encoded bytes. Entries are weak: an image lives as long as a
+/// mesh holds it, and the cache never keeps one alive.
+fn texture_cache(
+) -> &'static std::sync::Mutex<std::collections::HashMap<[u8; 32], Weak<TextureImage>>> {
+    static CACHE: OnceLock<
+        std::sync::Mutex<std::collections::HashMap<[u8; 32], Weak<TextureImage>>>,
+    > = OnceLock::new();
+    CACHE.get_or_init(Default::default)
+}
+
+/// [`decode_rgba`] through the process's texture cache: the same image bytes, in any file of
+/// any mesh loaded while an earlier decoding of them is still held, give that decoding (and
+/// its mip pyramids) rather than a new one. The result is the same either way; only the work
+/// and the memory differ.
+pub fn decode_rgba_shared(bytes: &[u8]) -> Result<Arc<TextureImage>, String> {
+    use sha2::{Digest, Sha256};
+    let key: [u8; 32] = Sha256::digest(bytes).into();
+    let cached = texture_cache()
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get(&key)
+        .and_then(Weak::upgrade);
+    if let Some(img) = cached {
+        return Ok(img);
+    }
+    // Decoded outside the lock: two threads meeting a new image at once each decode it, and
+    // the later insert wins; both results are the same texels.
+    let img = Arc::new(decode_rgba(bytes)?);
+    let mut cache = texture_cache().lock().unwrap_or_else(|e| e.into_inner());
+    cache.retain(|_, w| w.strong_count() > 0);
+    cache.insert(key, Arc::downgrade(&img));
+    Ok(img)
+}
+
+/// One level of a [`MipPyramid`]: decoded (linear) RGBA, 16 bits a channel (1/65535 steps:
+/// finer than the 8-bit source's, so averaging loses nothing visible).
+#[derive(Clone, Debug, PartialEq)]
+pub struct MipLevel {
+    /// Texels per row, at least 1.
+    pub width: u32,
+    /// Rows, at least 1.
+    pub height: u32,
+    /// `width × height` texels, row 0 at the top, each channel × 65535.
+    pub texels: Vec<[u16; 4]>,
+}
+
+impl MipLevel {
+    /// The texel at integer coordinates (already wrapped), linear RGBA in [0, 1].
+    fn at(&self, x: usize, y: usize) -> Vec4 {
+        let t = self.texels[y * self.width as usize + x];
+        Vec4::new(
+            f32::from(t[0]),
+            f32::from(t[1]),
+            f32::from(t[2]),
+            f32::from(t[3]),
+        ) / 65535.0
+    }
+
+    /// The level's mean texel, linear RGBA.
+    pub fn mean(&self) -> Vec4 {
+        let sum = self.texels.iter().fold([0f64; 4], |mut s, t| {
+            for c in 0..4 {
+                s[c] += f64::from(t[c]);
+            }
+            s
+        });
+        let n = self.texels.len().max(1) as f64 * 65535.0;
+        Vec4::new(
+            (sum[0] / n) as f32,
+            (sum[1] / n) as f32,
+            (sum[2] / n) as f32,
+            (sum[3] / n) as f32,
+        )
+    }
+}
+
+/// The mip pyramid of one image under one decoding: level 1 (half the image's size, rounded
+/// down, at least 1) to the 1 × 1 level; level 0 is the image itself, read from its bytes.
+/// Each level is the box filter of the one above: every texel the exact area-weighted mean of
+/// the texels its square covers (odd sizes give fractional weights), so every level keeps the
+/// image's mean.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MipPyramid {
+    /// Levels 1, 2, … (empty for a 1 × 1 image).
+    pub levels: Vec<MipLevel>,
+}
+
+/// The box filter of `n` samples onto `m ≤ n`, as taps (source index, weight): output `i` is
+/// the mean over `[i·n/m, (i+1)·n/m)`, partial texels weighted by their overlap.
+fn box_weights(n: usize, m: usize) -> Vec<Vec<(usize, f64)>> {
+    let scale = n as f64 / m as f64;
+    (0..m)
+        .map(|i| {
+            let (a, b) = (i as f64 * scale, (i + 1) as f64 * scale);
+            let mut w = Vec::new();
+            let mut j = a.floor() as usize;
+            while (j as f64) < b && j < n {
+                let lo = a.max(j as f64);
+                let hi = b.min(j as f64 + 1.0);
+                if hi > lo {
+                    w.push((j, (hi - lo) / scale));
+                }
+                j += 1;
+            }
+            w
+        })
+        .collect()
+}
+
+impl MipPyramid {
+    /// The pyramid of `image` under `decode`. Each level is made row by row from the level
+    /// above read in place (bytes decoded on the fly for level 0), so the memory beyond the
+    /// levels themselves is one row of accumulators: a 16384² image needs no float copy.
+    fn build(image: &TextureImage, decode: Decode) -> MipPyramid {
+        let mut levels: Vec<MipLevel> = Vec::new();
+        let (mut w, mut h) = (image.width as usize, image.height as usize);
+        while w > 1 || h > 1 {
+            let (nw, nh) = ((w / 2).max(1), (h / 2).max(1));
+            let above = levels.last();
+            let fetch = |x: usize, y: usize| -> [f32; 4] {
+                match above {
+                    Some(l) => l.at(x, y).to_array(),
+                    None => decode.texel(image.texels[y * w + x]),
+                }
+            };
+            let (wx, wy) = (box_weights(w, nw), box_weights(h, nh));
+            let mut texels = Vec::with_capacity(nw * nh);
+            let mut acc = vec![[0f64; 4]; nw];
+            for taps_y in &wy {
+                acc.iter_mut().for_each(|a| *a = [0.0; 4]);
+                for &(j, wt_y) in taps_y {
+                    for (x, taps_x) in wx.iter().enumerate() {
+                        for &(i, wt_x) in taps_x {
+                            let t = fetch(i, j);
+                            let wt = wt_x * wt_y;
+                            for c in 0..4 {
+                                acc[x][c] += f64::from(t[c]) * wt;
+                            }
+                        }
+                    }
+                }
+                texels.extend(
+                    acc.iter()
+                        .map(|t| t.map(|v| (v.clamp(0.0, 1.0) * 65535.0).round() as u16)),
+                );
+            }
+            levels.push(MipLevel {
+                width: nw as u32,
+                height: nh as u32,
+                texels,
+            });
+            (w, h) = (nw, nh);
+        }
+        MipPyramid { levels }
+    }
 }
 
 /// How a texture's stored values become numbers (glTF 2.0 §3.9: base colour and emissive
@@ -202,6 +387,25 @@ pub enum Decode {
     Srgb,
     /// Every channel linear: the byte over 255.
     Linear,
+}
+
+impl Decode {
+    /// A stored texel decoded: linear RGBA in [0, 1].
+    fn texel(self, t: [u8; 4]) -> [f32; 4] {
+        let lin = |b: u8| f32::from(b) / 255.0;
+        match self {
+            Decode::Srgb => {
+                let s = srgb_table();
+                [
+                    s[t[0] as usize],
+                    s[t[1] as usize],
+                    s[t[2] as usize],
+                    lin(t[3]),
+                ]
+            }
+            Decode::Linear => t.map(lin),
+        }
+    }
 }
 
 /// The sRGB electro-optical transfer function of each byte value, linear in [0, 1].
@@ -251,6 +455,15 @@ impl UvTransform {
         }
     }
 
+    /// A change of texture coordinate transformed (the linear part alone).
+    #[inline]
+    pub fn apply_vector(&self, d: Vec2) -> Vec2 {
+        Vec2::new(
+            self.m[0][0] * d.x + self.m[0][1] * d.y,
+            self.m[1][0] * d.x + self.m[1][1] * d.y,
+        )
+    }
+
     /// `uv` transformed.
     #[inline]
     pub fn apply(&self, uv: Vec2) -> Vec2 {
@@ -259,6 +472,32 @@ impl UvTransform {
             self.m[1][0] * uv.x + self.m[1][1] * uv.y,
         ) + self.offset
     }
+}
+
+/// How a minified lookup uses the mip pyramid (the mip part of a glTF sampler's `minFilter`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Mip {
+    /// No pyramid: the image itself at every distance (`minFilter` NEAREST or LINEAR).
+    Off,
+    /// The nearest level (`*_MIPMAP_NEAREST`).
+    Nearest,
+    /// The two nearest levels, blended (`*_MIPMAP_LINEAR`, and no `minFilter`: trilinear).
+    #[default]
+    Linear,
+}
+
+/// The most trilinear probes one lookup takes along an anisotropic footprint's long axis.
+pub const MAX_ANISOTROPY: u32 = 8;
+
+/// A texture coordinate's change across one pixel, ∂uv/∂x and ∂uv/∂y (texture-coordinate
+/// units per pixel, already narrowed for the pixel's sample count), from the integrator's ray
+/// differentials. Zero where no footprint is known: the lookup then reads the image itself.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct UvFootprint {
+    /// ∂uv/∂x: along the image's rows.
+    pub dx: Vec2,
+    /// ∂uv/∂y: along its columns.
+    pub dy: Vec2,
 }
 
 /// One texture slot of a glTF material: the shared image, its sampler, which TEXCOORD_n it
@@ -271,56 +510,125 @@ pub struct TextureRef {
     pub wrap_s: Wrap,
     /// Wrap along v (the sampler's `wrapT`).
     pub wrap_t: Wrap,
-    /// Texel filter (the sampler's `magFilter`).
+    /// Texel filter where the texture is magnified (the sampler's `magFilter`).
     pub filter: Filter,
+    /// Texel filter within a level where it is minified (the texel part of `minFilter`).
+    pub minify: Filter,
+    /// How minified lookups use the pyramid (the mip part of `minFilter`).
+    pub mip: Mip,
     /// The TEXCOORD_n set read (the extension's `texCoord` when it gives one).
     pub tex_coord: u32,
     /// The transform applied to the texture coordinate before the lookup.
     pub transform: UvTransform,
 }
 
+/// `filter` over a `w × h` grid of texels read by `fetch` (wrapped indices) at texture
+/// coordinate `uv`.
+fn filtered(
+    w: u32,
+    h: u32,
+    uv: Vec2,
+    filter: Filter,
+    wraps: (Wrap, Wrap),
+    fetch: impl Fn(usize, usize) -> Vec4,
+) -> Vec4 {
+    let at = |x: i64, y: i64| fetch(wraps.0.texel(x, w), wraps.1.texel(y, h));
+    let x = texel_coord(uv.x, w);
+    let y = texel_coord(uv.y, h);
+    match filter {
+        Filter::Nearest => at(x.floor() as i64, y.floor() as i64),
+        Filter::Bilinear => {
+            // Texel centres sit at half-integers.
+            let (x, y) = (x - 0.5, y - 0.5);
+            let (x0, y0) = (x.floor(), y.floor());
+            let (fx, fy) = ((x - x0) as f32, (y - y0) as f32);
+            let (x0, y0) = (x0 as i64, y0 as i64);
+            let top = at(x0, y0) * (1.0 - fx) + at(x0 + 1, y0) * fx;
+            let bottom = at(x0, y0 + 1) * (1.0 - fx) + at(x0 + 1, y0 + 1) * fx;
+            top * (1.0 - fy) + bottom * fy
+        }
+    }
+}
+
 impl TextureRef {
-    fn texel(&self, x: i64, y: i64, decode: Decode) -> Vec4 {
+    /// Level `level` of the pyramid (0: the image) read with `filter` at transformed `uv`.
+    fn level(&self, level: usize, uv: Vec2, filter: Filter, decode: Decode) -> Vec4 {
         let img = &*self.image;
-        let i =
-            self.wrap_t.texel(y, img.height) * img.width as usize + self.wrap_s.texel(x, img.width);
-        let t = img.texels.get(i).copied().unwrap_or([255; 4]);
-        let lin = |b: u8| f32::from(b) / 255.0;
-        match decode {
-            Decode::Srgb => {
-                let s = srgb_table();
-                Vec4::new(
-                    s[t[0] as usize],
-                    s[t[1] as usize],
-                    s[t[2] as usize],
-                    lin(t[3]),
-                )
-            }
-            Decode::Linear => Vec4::new(lin(t[0]), lin(t[1]), lin(t[2]), lin(t[3])),
+        let wraps = (self.wrap_s, self.wrap_t);
+        if level == 0 {
+            return filtered(img.width, img.height, uv, filter, wraps, |x, y| {
+                let t = img.texels.get(y * img.width as usize + x).copied();
+                Vec4::from(decode.texel(t.unwrap_or([255; 4])))
+            });
+        }
+        let pyramid = img.pyramid(decode);
+        match pyramid.levels.get(level - 1) {
+            Some(l) => filtered(l.width, l.height, uv, filter, wraps, |x, y| l.at(x, y)),
+            None => Vec4::ONE,
         }
     }
 
     /// The texture's RGBA at (untransformed) texture coordinate `uv` of its set, each channel
-    /// in [0, 1], decoded by `decode` before filtering. glTF convention: (0, 0) is the
-    /// top-left corner of the image.
+    /// in [0, 1], decoded by `decode` before filtering, reading the image itself (no
+    /// footprint: the magnified lookup). glTF convention: (0, 0) is the top-left corner of the
+    /// image.
     pub fn sample(&self, uv: Vec2, decode: Decode) -> Vec4 {
+        self.level(0, self.transform.apply(uv), self.filter, decode)
+    }
+
+    /// [`Self::sample`] filtered over the pixel footprint `fp` (of the untransformed
+    /// coordinate): where the footprint covers more than one texel, trilinear probes of the
+    /// mip pyramid (up to [`MAX_ANISOTROPY`] of them spread along the footprint's long axis,
+    /// each at the level of the long axis over their count), else the magnified lookup.
+    pub fn sample_footprint(&self, uv: Vec2, fp: UvFootprint, decode: Decode) -> Vec4 {
         let uv = self.transform.apply(uv);
-        let x = texel_coord(uv.x, self.image.width);
-        let y = texel_coord(uv.y, self.image.height);
-        match self.filter {
-            Filter::Nearest => self.texel(x.floor() as i64, y.floor() as i64, decode),
-            Filter::Bilinear => {
-                let (x, y) = (x - 0.5, y - 0.5);
-                let (x0, y0) = (x.floor(), y.floor());
-                let (fx, fy) = ((x - x0) as f32, (y - y0) as f32);
-                let (x0, y0) = (x0 as i64, y0 as i64);
-                let top =
-                    self.texel(x0, y0, decode) * (1.0 - fx) + self.texel(x0 + 1, y0, decode) * fx;
-                let bottom = self.texel(x0, y0 + 1, decode) * (1.0 - fx)
-                    + self.texel(x0 + 1, y0 + 1, decode) * fx;
-                top * (1.0 - fy) + bottom * fy
-            }
+        let img = &*self.image;
+        let size = Vec2::new(img.width as f32, img.height as f32);
+        // The footprint's axes in level-0 texels.
+        let dx = self.transform.apply_vector(fp.dx) * size;
+        let dy = self.transform.apply_vector(fp.dy) * size;
+        let (lx, ly) = (dx.length(), dy.length());
+        let (major, minor, axis) = if lx >= ly { (lx, ly, dx) } else { (ly, lx, dy) };
+        // A magnified lookup, or an unknown (NaN) footprint, reads the image itself.
+        if major.is_nan() || major <= 1.0 {
+            return self.level(0, uv, self.filter, decode);
         }
+        if self.mip == Mip::Off {
+            return self.level(0, uv, self.minify, decode);
+        }
+        let levels = img.pyramid(decode).levels.len() as f32;
+        let probes = if minor > 0.0 {
+            (major / minor).ceil().clamp(1.0, MAX_ANISOTROPY as f32)
+        } else {
+            MAX_ANISOTROPY as f32
+        };
+        let lod = (major / probes).log2().clamp(0.0, levels);
+        // Probes spread evenly along the long axis, in texture-coordinate units.
+        let step = if major.is_finite() {
+            axis / size / probes
+        } else {
+            Vec2::ZERO
+        };
+        let n = probes as u32;
+        let mut sum = Vec4::ZERO;
+        for i in 0..n {
+            let at = uv + step * (i as f32 + 0.5 - probes * 0.5);
+            sum += match self.mip {
+                Mip::Nearest => self.level(lod.round() as usize, at, self.minify, decode),
+                _ => {
+                    let l0 = lod.floor();
+                    let f = lod - l0;
+                    let a = self.level(l0 as usize, at, self.minify, decode);
+                    if f > 0.0 {
+                        let b = self.level(l0 as usize + 1, at, self.minify, decode);
+                        a * (1.0 - f) + b * f
+                    } else {
+                        a
+                    }
+                }
+            };
+        }
+        sum / probes
     }
 }
 
@@ -530,14 +838,12 @@ mod tests {
     /// A `TextureRef` over a `w × h` image of the given texels.
     fn texture(w: u32, h: u32, texels: Vec<[u8; 4]>, wrap: Wrap, filter: Filter) -> TextureRef {
         TextureRef {
-            image: Arc::new(TextureImage {
-                width: w,
-                height: h,
-                texels,
-            }),
+            image: Arc::new(TextureImage::new(w, h, texels)),
             wrap_s: wrap,
             wrap_t: wrap,
             filter,
+            minify: filter,
+            mip: Mip::Linear,
             tex_coord: 0,
             transform: UvTransform::default(),
         }
@@ -653,5 +959,133 @@ mod tests {
         assert!((c.alpha(Vec2::new(1.5 / 4.0, 0.0)) - 0.5 / 3.0).abs() < 1e-6);
         let plain = Coverage { texture: None, ..c };
         assert_eq!(plain.alpha(Vec2::ZERO), 0.5);
+    }
+
+    /// A `w × h` image whose texels are a fixed hash of their position.
+    fn hashed(w: u32, h: u32) -> TextureImage {
+        let texels = (0..w * h)
+            .map(|i| {
+                let x = i.wrapping_mul(0x9E37_79B9) ^ (i >> 3);
+                [x as u8, (x >> 8) as u8, (x >> 16) as u8, (x >> 24) as u8]
+            })
+            .collect();
+        TextureImage::new(w, h, texels)
+    }
+
+    #[test]
+    fn every_mip_level_keeps_the_image_mean() {
+        // Odd sizes on both axes take the box filter's fractional weights.
+        let img = hashed(37, 23);
+        for decode in [Decode::Srgb, Decode::Linear] {
+            let mut mean = [0f64; 4];
+            for t in &img.texels {
+                let d = decode.texel(*t);
+                for c in 0..4 {
+                    mean[c] += f64::from(d[c]) / img.texels.len() as f64;
+                }
+            }
+            let p = img.pyramid(decode);
+            let sizes: Vec<(u32, u32)> = p.levels.iter().map(|l| (l.width, l.height)).collect();
+            assert_eq!(sizes, [(18, 11), (9, 5), (4, 2), (2, 1), (1, 1)]);
+            for (k, l) in p.levels.iter().enumerate() {
+                let m = l.mean();
+                for c in 0..4 {
+                    // Each level rounds to 1/65535 once more.
+                    let err = (f64::from(m[c]) - mean[c]).abs();
+                    assert!(
+                        err < 2e-5 * (k + 1) as f64,
+                        "{decode:?} level {}: {m} {mean:?}",
+                        k + 1
+                    );
+                }
+            }
+            // Built once: the same levels at the same address.
+            assert!(std::ptr::eq(p, img.pyramid(decode)));
+        }
+        // A 1 × 1 image has no level past itself.
+        assert!(hashed(1, 1).pyramid(Decode::Linear).levels.is_empty());
+    }
+
+    /// An 8 × 8 checker of single texels, black and white, repeating.
+    fn checker(mip: Mip) -> TextureRef {
+        let texels = (0..64)
+            .map(|i| {
+                if (i % 8 + i / 8) % 2 == 0 {
+                    [0, 0, 0, 255]
+                } else {
+                    [255; 4]
+                }
+            })
+            .collect();
+        TextureRef {
+            mip,
+            ..texture(8, 8, texels, Wrap::Repeat, Filter::Bilinear)
+        }
+    }
+
+    #[test]
+    fn a_minified_lookup_reads_the_footprints_mean() {
+        let t = checker(Mip::Linear);
+        let centre = Vec2::new(2.5 / 8.0, 3.5 / 8.0);
+        let red = |fp: UvFootprint| t.sample_footprint(centre, fp, Decode::Srgb).x;
+        // No footprint, or one under a texel: the texel itself (2 + 3 is odd: white).
+        assert_eq!(red(UvFootprint::default()), 1.0);
+        let small = UvFootprint {
+            dx: Vec2::new(0.5 / 8.0, 0.0),
+            dy: Vec2::new(0.0, 0.5 / 8.0),
+        };
+        assert_eq!(red(small), 1.0);
+        // A footprint of the whole image: level 3, the 1 × 1 mean, 0.5 in linear light.
+        let whole = UvFootprint {
+            dx: Vec2::new(1.0, 0.0),
+            dy: Vec2::new(0.0, 1.0),
+        };
+        assert!((red(whole) - 0.5).abs() < 1e-4, "{}", red(whole));
+        // Two texels: level 1, whose 2 × 2 boxes each hold two of each.
+        let two = UvFootprint {
+            dx: Vec2::new(2.0 / 8.0, 0.0),
+            dy: Vec2::new(0.0, 2.0 / 8.0),
+        };
+        assert!((red(two) - 0.5).abs() < 1e-4, "{}", red(two));
+        // Anisotropic, eight texels long and one wide: eight level-0 probes a texel apart
+        // along u, four black and four white.
+        let long = UvFootprint {
+            dx: Vec2::new(1.0, 0.0),
+            dy: Vec2::new(0.0, 1.0 / 8.0),
+        };
+        assert!((red(long) - 0.5).abs() < 1e-4, "{}", red(long));
+        // minFilter without mipmaps reads the image itself whatever the footprint.
+        let off = checker(Mip::Off);
+        assert_eq!(off.sample_footprint(centre, whole, Decode::Srgb).x, 1.0);
+        // A footprint that is not finite never yields NaN.
+        let inf = UvFootprint {
+            dx: Vec2::new(f32::INFINITY, 0.0),
+            dy: Vec2::new(f32::NAN, 0.0),
+        };
+        assert!(t.sample_footprint(centre, inf, Decode::Srgb).is_finite());
+    }
+
+    #[test]
+    fn the_same_image_bytes_decode_once_while_held() {
+        let bytes = png(image::DynamicImage::ImageRgba8(
+            image::RgbaImage::from_pixel(3, 5, image::Rgba([1, 2, 3, 4])),
+        ));
+        let a = decode_rgba_shared(&bytes).unwrap();
+        let b = decode_rgba_shared(&bytes).unwrap();
+        assert!(Arc::ptr_eq(&a, &b));
+        // Other bytes are another image.
+        let other = png(image::DynamicImage::ImageRgba8(
+            image::RgbaImage::from_pixel(3, 5, image::Rgba([1, 2, 3, 5])),
+        ));
+        let c = decode_rgba_shared(&other).unwrap();
+        assert!(!Arc::ptr_eq(&a, &c));
+        assert_eq!(c.texels[0], [1, 2, 3, 5]);
+        // The cache holds no image alive: once dropped, the bytes decode afresh.
+        let weak = Arc::downgrade(&a);
+        drop((a, b));
+        assert_eq!(weak.strong_count(), 0);
+        let d = decode_rgba_shared(&bytes).unwrap();
+        assert_eq!(d.texels, vec![[1, 2, 3, 4]; 15]);
+        assert!(decode_rgba_shared(b"junk").is_err());
     }
 }

@@ -123,6 +123,11 @@ impl Camera {
         }
     }
 
+    /// Whether the projection is orthographic (parallel rays).
+    pub fn is_orthographic(&self) -> bool {
+        self.projection == Projection::Orthographic
+    }
+
     /// Planar view-space depth of a world point: its distance along `forward`.
     pub fn depth(&self, p: Vec3) -> f32 {
         (p - self.origin).dot(self.forward)

@@ -98,6 +98,8 @@ pub struct PathTracer<'w> {
     settings: Settings,
     /// Picks a light for next-event estimation (and gives its probability for MIS).
     light_choice: LightChoice,
+    /// The camera's pixel footprint, for filtered texture lookups (`None`: unfiltered).
+    footprint: Option<attributes::CameraFootprint>,
 }
 
 /// One camera sample's outcome.
@@ -132,6 +134,7 @@ impl<'w> PathTracer<'w> {
             .unwrap_or_else(|| scene.light_power.clone());
         tracer.light_choice =
             LightChoice::with_tree(fixed, &scene.lights, &scene.light_tree, tree_share);
+        tracer.footprint = Some(attributes::CameraFootprint::new(camera, settings.spp));
         tracer
     }
 
@@ -155,6 +158,7 @@ impl<'w> PathTracer<'w> {
             scene,
             settings,
             light_choice,
+            footprint: None,
         }
     }
 

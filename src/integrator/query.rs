@@ -44,7 +44,7 @@ pub(super) fn offset_origin(p: Vec3, n: Vec3, w: Vec3) -> Vec3 {
 }
 
 /// Barycentric weights `(b1, b2)` of point `q` in triangle `p`, projected onto its plane.
-fn barycentric(p: &[Vec3; 3], q: Vec3) -> (f32, f32) {
+pub(super) fn barycentric(p: &[Vec3; 3], q: Vec3) -> (f32, f32) {
     let (e1, e2, d) = (p[1] - p[0], p[2] - p[0], q - p[0]);
     let (d11, d12, d22) = (e1.dot(e1), e1.dot(e2), e2.dot(e2));
     let (d1, d2) = (d.dot(e1), d.dot(e2));

@@ -22,7 +22,8 @@ use std::sync::Arc;
 use glam::{Vec2, Vec3, Vec4};
 
 use super::MaterialDef;
-use crate::assets::{Decode, GltfMaterial, DEFAULT_IOR, MAX_TEX_COORD_SETS};
+pub use crate::assets::UvFootprint;
+use crate::assets::{Decode, GltfMaterial, TextureRef, DEFAULT_IOR, MAX_TEX_COORD_SETS};
 use crate::materials::{Bxdfs, Plain};
 
 /// The dielectric reflectance at normal incidence of index of refraction `ior` (from air).
@@ -43,6 +44,9 @@ pub const TEX_COORD_SETS: usize = MAX_TEX_COORD_SETS as usize;
 pub struct SurfacePoint {
     /// TEXCOORD_0 to TEXCOORD_3 (zero for a set the mesh lacks).
     pub uvs: [Vec2; TEX_COORD_SETS],
+    /// Each set's change across one pixel, from the camera's ray differentials (zero where
+    /// none is known: the lookups then read the images themselves, unfiltered).
+    pub footprints: [UvFootprint; TEX_COORD_SETS],
     /// COLOR_0, linear RGBA (1 without one).
     pub color: Vec4,
     /// The world shading normal (interpolated vertex normals), unit.
@@ -96,17 +100,23 @@ impl GltfSurface {
     /// diffuse surface, and `[trace] filter_glossy` raises the roughness.
     pub fn shade(&self, at: &SurfacePoint, filtered: bool) -> Shaded {
         let m = &self.material;
-        let uv = |set: u32| at.uvs.get(set as usize).copied().unwrap_or(Vec2::ZERO);
+        // Each lookup filtered over its set's pixel footprint.
+        let look = |t: &TextureRef, decode: Decode| {
+            let set = t.tex_coord as usize;
+            let uv = at.uvs.get(set).copied().unwrap_or(Vec2::ZERO);
+            let fp = at.footprints.get(set).copied().unwrap_or_default();
+            t.sample_footprint(uv, fp, decode)
+        };
         let mut base = Vec3::from_slice(&m.base_color[..3]);
         if let Some(t) = &m.base_color_texture {
-            base *= t.sample(uv(t.tex_coord), Decode::Srgb).truncate();
+            base *= look(t, Decode::Srgb).truncate();
         }
         if self.vertex_colors {
             base *= at.color.truncate();
         }
         let (mut metallic, mut roughness) = (m.metallic, m.roughness);
         if let Some(t) = &m.metallic_roughness_texture {
-            let s = t.sample(uv(t.tex_coord), Decode::Linear);
+            let s = look(t, Decode::Linear);
             metallic *= s.z;
             roughness *= s.y;
         }
@@ -116,12 +126,12 @@ impl GltfSurface {
         let mut emission = Vec3::from(m.emissive);
         if let Some(t) = &m.emissive_texture {
             if emission != Vec3::ZERO {
-                emission *= t.sample(uv(t.tex_coord), Decode::Srgb).truncate();
+                emission *= look(t, Decode::Srgb).truncate();
             }
         }
         let ns = match &m.normal_texture {
             Some(n) => {
-                let s = n.texture.sample(uv(n.texture.tex_coord), Decode::Linear);
+                let s = look(&n.texture, Decode::Linear);
                 bend(at.ns, at.tangent, s.truncate(), n.scale)
             }
             None => at.ns,

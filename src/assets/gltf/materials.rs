@@ -6,7 +6,9 @@
 
 use super::*;
 use crate::assets::material::{GltfMaterial, NormalTexture, DEFAULT_IOR};
-use crate::assets::texture::{decode_rgba, TextureImage, TextureRef, UvTransform};
+use crate::assets::texture::{
+    decode_rgba_shared, Decode, Mip, TextureImage, TextureRef, UvTransform,
+};
 use crate::assets::MAX_TEX_COORD_SETS;
 use ::gltf::texture::MinFilter;
 
@@ -229,21 +231,6 @@ impl<'a> Loader<'a> {
             }
         };
         let sampler = texture.sampler();
-        if matches!(
-            sampler.min_filter(),
-            Some(
-                MinFilter::NearestMipmapNearest
-                    | MinFilter::LinearMipmapNearest
-                    | MinFilter::NearestMipmapLinear
-                    | MinFilter::LinearMipmapLinear
-            )
-        ) {
-            self.warn(
-                "mip-mapped minFilter is not applied yet: textures are sampled with their \
-                 magFilter at every distance, without mip-maps"
-                    .into(),
-            );
-        }
         let wrap = |m: WrappingMode| match m {
             WrappingMode::Repeat => Wrap::Repeat,
             WrappingMode::ClampToEdge => Wrap::ClampToEdge,
@@ -253,19 +240,41 @@ impl<'a> Loader<'a> {
             Some(MagFilter::Nearest) => Filter::Nearest,
             _ => Filter::Bilinear,
         };
+        // minFilter: its texel part within a level, its mip part between levels. No
+        // minFilter is trilinear (docs/assets.md, "Texture filtering").
+        let (minify, mip) = match sampler.min_filter() {
+            None | Some(MinFilter::LinearMipmapLinear) => (Filter::Bilinear, Mip::Linear),
+            Some(MinFilter::Nearest) => (Filter::Nearest, Mip::Off),
+            Some(MinFilter::Linear) => (Filter::Bilinear, Mip::Off),
+            Some(MinFilter::NearestMipmapNearest) => (Filter::Nearest, Mip::Nearest),
+            Some(MinFilter::LinearMipmapNearest) => (Filter::Bilinear, Mip::Nearest),
+            Some(MinFilter::NearestMipmapLinear) => (Filter::Nearest, Mip::Linear),
+        };
         let what = format!("{label}: {slot}");
         let image = self.texture_image(&texture, &what)?;
+        if mip != Mip::Off {
+            // Built here, once per image and decoding, rather than by the first render thread
+            // that minifies it (glTF 2.0 §3.9: colour slots are sRGB, the others linear).
+            let decode = match at.rsplit('/').next() {
+                Some("baseColorTexture" | "emissiveTexture") => Decode::Srgb,
+                _ => Decode::Linear,
+            };
+            image.pyramid(decode);
+        }
         Ok(Some(TextureRef {
             image,
             wrap_s: wrap(sampler.wrap_s()),
             wrap_t: wrap(sampler.wrap_t()),
             filter,
+            minify,
+            mip,
             tex_coord: set as u32,
             transform,
         }))
     }
 
-    /// A texture's image as RGBA8, decoded once per image of the file and shared.
+    /// A texture's image as RGBA8, decoded once per image of the file and shared, and
+    /// through the process's texture cache once per distinct image while it is held.
     fn texture_image(
         &mut self,
         texture: &::gltf::Texture<'a>,
@@ -280,7 +289,7 @@ impl<'a> Loader<'a> {
             None => format!("{what} image {}", image.index()),
         };
         let bytes = self.image_bytes(&image, &what)?;
-        let decoded = decode_rgba(&bytes).map_err(|e| format!("{what}: {e}"))?;
+        let decoded = decode_rgba_shared(&bytes).map_err(|e| format!("{what}: {e}"))?;
         let texels = u64::from(decoded.width) * u64::from(decoded.height);
         self.texels_decoded = self.texels_decoded.saturating_add(texels);
         if self.texels_decoded > MAX_FILE_TEXELS {
@@ -289,7 +298,6 @@ impl<'a> Loader<'a> {
             )
             .into());
         }
-        let decoded = Arc::new(decoded);
         self.images.insert(image.index(), decoded.clone());
         Ok(decoded)
     }

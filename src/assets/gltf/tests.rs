@@ -966,6 +966,15 @@ fn material_parameters_are_read_and_undrawn_ones_named_once() {
         (mr.tex_coord, mr.wrap_s, mr.filter),
         (2, Wrap::Repeat, Filter::Bilinear)
     );
+    // minFilter LINEAR_MIPMAP_LINEAR (sampler 1) and none (sampler 0) are both trilinear.
+    assert_eq!(
+        (mr.minify, mr.mip),
+        (Filter::Bilinear, crate::assets::Mip::Linear)
+    );
+    assert_eq!(
+        (bc.minify, bc.mip),
+        (Filter::Bilinear, crate::assets::Mip::Linear)
+    );
     // T·R·S: (1, 0) scaled to (2, 0), turned a quarter (the extension's R maps (x, 0) to
     // (0, −x)), offset: (0.5, 0.25 − 2).
     let q = mr.transform.apply(Vec2::new(1.0, 0.0));
@@ -997,12 +1006,8 @@ fn material_parameters_are_read_and_undrawn_ones_named_once() {
         "{:?}",
         m.warnings
     );
-    assert_eq!(
-        count("mip-mapped minFilter is not applied yet"),
-        1,
-        "{:?}",
-        m.warnings
-    );
+    // Mip-mapped minFilters are applied (docs/assets.md, "Texture filtering"): nothing named.
+    assert_eq!(count("minFilter"), 0, "{:?}", m.warnings);
     assert_eq!(count("emissive_strength"), 0);
     assert_eq!(count("KHR_materials_ior"), 0);
     // The normal texture needs tangents: MikkTSpace made them, unit and orthogonal to the
@@ -1129,7 +1134,7 @@ fn every_project_model_loads_or_is_refused_with_a_reason() {
         }
     }
     files.sort();
-    assert_eq!(files.len(), 21, "models found: {files:?}");
+    assert_eq!(files.len(), 26, "models found: {files:?}");
     // Triangles placed by the default scene, counted by an independent Python walk of the
     // JSON (indices/3 for TRIANGLES, n-2 for strips and fans, once per node reaching a
     // mesh); MetalRoughSpheres matches the asset README.
@@ -1192,4 +1197,33 @@ fn every_project_model_loads_or_is_refused_with_a_reason() {
         ]
     );
     assert_eq!(loaded, files.len() - 2);
+}
+
+/// Two loads of one file, held at once (two meshes naming it), share each decoded image and
+/// its pyramids through the process's texture cache.
+#[test]
+fn an_image_met_again_in_another_load_is_not_decoded_again() {
+    let file = data("TwoSidedPlane/glTF/TwoSidedPlane.gltf");
+    let a = load_gltf(&file, None).unwrap_or_else(|e| panic!("{e}"));
+    let b = load_gltf(&file, None).unwrap_or_else(|e| panic!("{e}"));
+    let image = |m: &MeshAsset| {
+        m.materials[0]
+            .base_color_texture
+            .as_ref()
+            .expect("a base colour texture")
+            .image
+            .clone()
+    };
+    assert!(Arc::ptr_eq(&image(&a), &image(&b)));
+    let normal = |m: &MeshAsset| {
+        m.materials[0]
+            .normal_texture
+            .as_ref()
+            .unwrap()
+            .texture
+            .image
+            .clone()
+    };
+    assert!(Arc::ptr_eq(&normal(&a), &normal(&b)));
+    assert!(!Arc::ptr_eq(&image(&a), &normal(&a)));
 }
