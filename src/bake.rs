@@ -35,6 +35,9 @@ pub struct BakeOptions {
     /// Denoise the beauty with OIDN (docs/rendering.md, "Denoising"); needs
     /// `plan.auxiliaries`, which `bake` turns on.
     pub denoise: bool,
+    /// Path guiding (docs/rendering.md, "Path guiding"): train a guide of the incident
+    /// radiance before the render and sample rough vertices from it and the BSDF.
+    pub guiding: bool,
 }
 
 /// What a finished bake did.
@@ -303,8 +306,13 @@ pub fn bake_previewed(
         passes: Vec::new(),
         error: None,
     });
+    let mut guiding_json = serde_json::Value::Bool(false);
     let rendered = pool.install(|| {
-        let tracer = PathTracer::new(&world.trace, &world.camera, options.settings);
+        let mut tracer = PathTracer::new(&world.trace, &world.camera, options.settings);
+        if options.guiding {
+            tracer = tracer.with_guiding(&world.camera);
+            guiding_json = guide_json(tracer.guide());
+        }
         let observer = frames.as_mut().map(|f| f as &mut dyn Observer);
         integrator::render_observed(&tracer, &world.camera, &plan, progress, observer)
     });
@@ -342,6 +350,7 @@ pub fn bake_previewed(
     let mut manifest = manifest(&scene, &world, options, samples);
     manifest["sampling"] = sampling_json(options, &rendered);
     manifest["denoise"] = denoise_json;
+    manifest["guiding"] = guiding_json;
     manifest["not_drawn"] = json!(capabilities);
     let files = plates::write_plate_folder_with(&out, &images, passes.as_ref(), &chain, manifest)
         .map_err(BakeError::Write)?;
@@ -439,6 +448,26 @@ fn check_plan(plan: &Plan, spp: u32) -> Result<(), BakeError> {
         }
     }
     Ok(())
+}
+
+/// The manifest's record of the path guide (`--guiding`): what the training made of the
+/// scene, or that it learnt nothing (the render was then unguided).
+fn guide_json(guide: Option<&integrator::Guide>) -> serde_json::Value {
+    match guide {
+        None => json!({ "on": true, "trained": false }),
+        Some(g) => json!({
+            "on": true,
+            "trained": true,
+            "method": "SD-tree (Mueller et al. 2017): spatial binary tree, directional quadtrees; one-sample mixture with the BSDF",
+            "bsdf_share": integrator::BSDF_SHARE,
+            "rounds": g.rounds,
+            "training_paths": g.paths,
+            "training_records": g.records,
+            "spatial_leaves": g.leaves(),
+            "directional_nodes": g.directional_nodes(),
+            "training_seconds": g.seconds,
+        }),
+    }
 }
 
 /// The manifest's record of how many samples the pixels took and why.

@@ -13,12 +13,14 @@
 mod attributes;
 mod aux;
 mod guide;
+mod guiding;
 mod passes;
 mod query;
 mod render;
 mod volume;
 
 pub use aux::Aux;
+pub use guiding::{Guide, QuadTree, BSDF_SHARE};
 
 pub use render::{
     render, render_observed, render_plan_with, render_planned, render_with, NoProgress, Observer,
@@ -36,6 +38,7 @@ use crate::media::Flight;
 use crate::sampling::sampler::PixelSampler;
 use crate::sampling::Distribution1D;
 use crate::world::{mask, TraceScene};
+use guiding::Trail;
 use query::{offset_origin, Meet, Surface};
 
 /// Settings of one render.
@@ -96,6 +99,8 @@ pub struct PathTracer<'w> {
     settings: Settings,
     /// Picks a light for next-event estimation (and gives its probability for MIS).
     light_choice: LightChoice,
+    /// The learnt incident radiance rough vertices sample from (`--guiding`), if any.
+    guide: Option<Guide>,
 }
 
 /// One camera sample's outcome.
@@ -153,6 +158,7 @@ impl<'w> PathTracer<'w> {
             scene,
             settings,
             light_choice,
+            guide: None,
         }
     }
 
@@ -170,6 +176,11 @@ impl<'w> PathTracer<'w> {
     /// The settings this tracer renders with.
     pub fn settings(&self) -> &Settings {
         &self.settings
+    }
+
+    /// The path-guiding guide this tracer samples from ([`Self::with_guiding`]), if any.
+    pub fn guide(&self) -> Option<&Guide> {
+        self.guide.as_ref()
     }
 }
 
@@ -220,9 +231,21 @@ impl PathTracer<'_> {
         ray: Ray,
         counters: &mut Counters,
     ) -> PathSample {
+        self.li_traced(sampler, index, ray, counters, &mut ())
+    }
+
+    /// [`Self::li`], the path's vertices told to `trail` (the guide's training records them).
+    fn li_traced<T: Trail>(
+        &self,
+        sampler: &PixelSampler,
+        index: u32,
+        ray: Ray,
+        counters: &mut Counters,
+        trail: &mut T,
+    ) -> PathSample {
         counters.rays += 1;
         let first = self.meet(&ray, mask::DRAWN, true);
-        self.li_met(sampler, index, ray, first, counters)
+        self.li_path(sampler, index, ray, first, counters, trail)
     }
 
     /// [`Self::li`] for a camera ray whose first meeting is already known (`first`, as
@@ -232,9 +255,22 @@ impl PathTracer<'_> {
         &self,
         sampler: &PixelSampler,
         index: u32,
+        ray: Ray,
+        first: Meet,
+        counters: &mut Counters,
+    ) -> PathSample {
+        self.li_path(sampler, index, ray, first, counters, &mut ())
+    }
+
+    /// The path loop behind [`Self::li_met`] and [`Self::li_traced`].
+    fn li_path<T: Trail>(
+        &self,
+        sampler: &PixelSampler,
+        index: u32,
         mut ray: Ray,
         first: Meet,
         counters: &mut Counters,
+        trail: &mut T,
     ) -> PathSample {
         let settings = &self.settings;
         let mut first = Some(first);
@@ -454,6 +490,11 @@ impl PathTracer<'_> {
                 None => &material.bxdf,
             };
             let bsdf = Bsdf::new(s.ng_front, s.ns, wo, bxdf);
+            // Where a guide was learnt, a rough vertex samples a mixture of it and the BSDF.
+            let guide_here = match &self.guide {
+                Some(g) if guiding::guided(bxdf) => g.at(s.p),
+                _ => None,
+            };
             let ng_out = if s.ng_front.dot(wo) >= 0.0 {
                 s.ng_front
             } else {
@@ -498,7 +539,11 @@ impl PathTracer<'_> {
                         let (f, bsdf_pdf) = if ls.delta || !casts {
                             (bsdf.f(wo, ls.wi), 0.0)
                         } else {
-                            bsdf.f_pdf(wo, ls.wi)
+                            let (f, pdf) = bsdf.f_pdf(wo, ls.wi);
+                            match guide_here {
+                                Some(t) => (f, guiding::mixed_pdf(t, pdf, ls.wi)),
+                                None => (f, pdf),
+                            }
                         };
                         let cos = ls.wi.dot(s.ns).abs();
                         if f != Vec3::ZERO && cos > 0.0 {
@@ -544,8 +589,8 @@ impl PathTracer<'_> {
 
             // Continue the path by sampling the BSDF.
             // The lobe choice is the first dimension of its pair (`get_1d(…, dim + 4)`).
-            let uc = u_lobe.x;
-            let Some(bs) = bsdf.sample_f(wo, uc, u) else {
+            // A guided vertex picks BSDF or guide by the pair's second dimension.
+            let Some(bs) = guiding::sample_direction(&bsdf, guide_here, wo, u_lobe, u) else {
                 break;
             };
             if bs.pdf <= 0.0 || bs.f == Vec3::ZERO {
@@ -558,6 +603,9 @@ impl PathTracer<'_> {
                     radiance: Vec3::ZERO,
                     covered,
                 };
+            }
+            if !bs.specular {
+                trail.vertex(s.p, bs.wi, bs.pdf, beta, l);
             }
             let transmitted = bsdf.bxdf().transmits()
                 && (bs.wi.dot(s.ng_front) > 0.0) != (wo.dot(s.ng_front) > 0.0);
