@@ -80,8 +80,9 @@ struct Args {
     #[arg(long)]
     passes: bool,
     /// Path guiding: before rendering, learn where light arrives from (a fixed training pass
-    /// of its own seed) and sample rough surfaces from that and their BSDF. Unbiased; the
-    /// same bytes for any thread count. Off by default (docs/rendering.md, "Path guiding").
+    /// of its own seed) and sample rough surfaces seen first from that and their BSDF.
+    /// Unbiased; the same bytes for any thread count. Off by default: on the flagship it
+    /// does not pay yet (docs/rendering.md, "Path guiding").
     #[arg(long)]
     guiding: bool,
     /// Render progressively, in passes that double the samples (1, 2, 4, … --spp), and

@@ -63,8 +63,8 @@ impl Default for Training {
             split_records: 4000,
             bsdf_share: 0.5,
             min_roughness: 0.3,
-            guided_vertices: u32::MAX,
-            record_cap: 0.0,
+            guided_vertices: 1,
+            record_cap: 10.0,
         }
     }
 }
