@@ -35,6 +35,9 @@ pub struct BakeOptions {
     /// Denoise the beauty with OIDN (docs/rendering.md, "Denoising"); needs
     /// `plan.auxiliaries`, which `bake` turns on.
     pub denoise: bool,
+    /// Path guiding (docs/rendering.md, "Path guiding"): train a guide of the incident
+    /// radiance before the render and sample rough vertices from it and the BSDF.
+    pub guiding: bool,
 }
 
 /// What a finished bake did.
@@ -334,8 +337,13 @@ pub fn bake_previewed(
         passes: Vec::new(),
         error: None,
     });
+    let mut guiding_json = serde_json::Value::Bool(false);
     let rendered = pool.install(|| {
-        let tracer = PathTracer::new(&world.trace, &world.camera, options.settings);
+        let mut tracer = PathTracer::new(&world.trace, &world.camera, options.settings);
+        if options.guiding {
+            tracer = tracer.with_guiding(&world.camera);
+            guiding_json = guide_json(tracer.guide());
+        }
         let observer = frames.as_mut().map(|f| f as &mut dyn Observer);
         integrator::render_observed(&tracer, &world.camera, &plan, progress, observer)
     });
@@ -375,6 +383,7 @@ pub fn bake_previewed(
     let mut manifest = manifest(&scene, &world, options, samples);
     manifest["sampling"] = sampling_json(options, &rendered);
     manifest["denoise"] = denoise_json;
+    manifest["guiding"] = guiding_json;
     manifest["not_drawn"] = json!(capabilities);
     let casters = caster_file(&scene, &world);
     manifest["casters"] = casters_json(&scene, &casters);
@@ -612,6 +621,27 @@ fn check_plan(plan: &Plan, spp: u32) -> Result<(), BakeError> {
         }
     }
     Ok(())
+}
+
+/// The manifest's record of the path guide (`--guiding`): what the training made of the
+/// scene, or that it learnt nothing (the render was then unguided). No timing: the guide is
+/// a function of the scene and camera, and so is this record, byte for byte.
+fn guide_json(guide: Option<&integrator::Guide>) -> serde_json::Value {
+    match guide {
+        None => json!({ "on": true, "trained": false }),
+        Some(g) => json!({
+            "on": true,
+            "trained": true,
+            "method": "SD-tree (Mueller et al. 2017): spatial binary tree, directional quadtrees; one-sample mixture with the BSDF",
+            "bsdf_share": g.training.bsdf_share,
+            "min_roughness": g.training.min_roughness,
+            "rounds": g.rounds,
+            "training_paths": g.paths,
+            "training_records": g.records,
+            "directional_trees": g.leaves(),
+            "directional_nodes": g.directional_nodes(),
+        }),
+    }
 }
 
 /// The manifest's record of how many samples the pixels took and why.

@@ -79,6 +79,12 @@ struct Args {
     /// materials); the other files stay the same bytes.
     #[arg(long)]
     passes: bool,
+    /// Path guiding: before rendering, learn where light arrives from (a fixed training pass
+    /// of its own seed) and sample rough surfaces seen first from that and their BSDF.
+    /// Unbiased; the same bytes for any thread count. Off by default: on the flagship it
+    /// does not pay yet (docs/rendering.md, "Path guiding").
+    #[arg(long)]
+    guiding: bool,
     /// Render progressively, in passes that double the samples (1, 2, 4, … --spp), and
     /// rewrite the frame `<plate folder>.preview.png` (beside the plate folder) after each
     /// pass, denoised when Open Image Denoise is found. The plate folder is the same bytes as
@@ -276,6 +282,7 @@ fn main() -> ExitCode {
         },
         threads: args.threads,
         denoise: args.denoise,
+        guiding: args.guiding,
     };
     // A clone of the terminal's bar (it shares its state), to clear it when the bake ends.
     let mut bar_handle = None;

@@ -64,6 +64,7 @@ fn bake(dir: &Path, spp: u32, threads: usize) -> PathBuf {
         plan: Default::default(),
         threads: Some(threads),
         denoise: false,
+        guiding: false,
     };
     let r = pfx_bake::bake::bake(&options, &pfx_bake::integrator::NoProgress)
         .unwrap_or_else(|e| panic!("{e}"));

@@ -696,6 +696,7 @@ fn bake(scene: &Path, out: &Path) -> pfx_bake::bake::BakeReport {
         plan: Default::default(),
         threads: Some(2),
         denoise: false,
+        guiding: false,
     };
     pfx_bake::bake::bake(&options, &pfx_bake::integrator::NoProgress).unwrap()
 }

@@ -132,6 +132,7 @@ fn bake_model(root: &Path, file: &Path) -> Outcome {
         plan: Default::default(),
         threads: Some(1),
         denoise: false,
+        guiding: false,
     };
     let name = rel.display();
     match bake(&options, &NoProgress) {

@@ -8,7 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
-use pfx_bake::integrator::{self, NoProgress, Settings};
+use pfx_bake::integrator::{self, NoProgress, PathTracer, Settings};
 use pfx_bake::plates::read_exr_rgb;
 use pfx_bake::scene;
 use pfx_bake::world::World;
@@ -22,6 +22,11 @@ fn lum(c: [f32; 3]) -> f64 {
 }
 
 fn render(scene_file: &Path, spp: u32, seed: u64) -> Vec<[f32; 3]> {
+    render_as(scene_file, spp, seed, false)
+}
+
+/// [`render`], with path guiding (`bake --guiding`) when `guiding` is set.
+fn render_as(scene_file: &Path, spp: u32, seed: u64, guiding: bool) -> Vec<[f32; 3]> {
     let scene = scene::load(scene_file).unwrap_or_else(|d| panic!("{d:#?}"));
     let world = World::build(&scene, [256, 256]).unwrap_or_else(|e| panic!("{:#?}", e.0));
     let settings = Settings {
@@ -29,7 +34,14 @@ fn render(scene_file: &Path, spp: u32, seed: u64) -> Vec<[f32; 3]> {
         seed,
         ..Settings::default()
     };
-    let image = integrator::render(&world, &settings, &NoProgress);
+    let image = if guiding {
+        let tracer =
+            PathTracer::new(&world.trace, &world.camera, settings).with_guiding(&world.camera);
+        assert!(tracer.guide().is_some(), "the guide learnt nothing");
+        integrator::render_with(&tracer, &world.camera, &NoProgress)
+    } else {
+        integrator::render(&world, &settings, &NoProgress)
+    };
     assert_eq!(image.dropped, 0, "non-finite samples were dropped");
     image.radiance.iter().map(|c| c.to_array()).collect()
 }
@@ -56,6 +68,11 @@ fn block_lum(img: &[[f32; 3]], bx: usize, by: usize) -> f64 {
 }
 
 fn check(name: &str, scene_file: &str, reference: &str, mean_tol: f64) {
+    check_as(name, scene_file, reference, mean_tol, false)
+}
+
+/// [`check`], rendering with path guiding when `guiding` is set: the same thresholds.
+fn check_as(name: &str, scene_file: &str, reference: &str, mean_tol: f64, guiding: bool) {
     let (w, h, reference) = read_exr_rgb(&root().join("tests/data/references").join(reference))
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!((w, h), (256, 256));
@@ -63,8 +80,10 @@ fn check(name: &str, scene_file: &str, reference: &str, mean_tol: f64) {
 
     // 16 and 64 spp at one seed; 256 spp as four independent 64-spp renders (seeds 7 to 10),
     // whose spread measures each block's noise.
-    let r16 = render(&scene_file, 16, 7);
-    let quarters: Vec<Vec<[f32; 3]>> = (7..11).map(|seed| render(&scene_file, 64, seed)).collect();
+    let r16 = render_as(&scene_file, 16, 7, guiding);
+    let quarters: Vec<Vec<[f32; 3]>> = (7..11)
+        .map(|seed| render_as(&scene_file, 64, seed, guiding))
+        .collect();
     let r256: Vec<[f32; 3]> = (0..reference.len())
         .map(|i| {
             let mut c = [0.0f32; 3];
@@ -194,6 +213,29 @@ fn spheres_match_the_independent_reference() {
         "scenes/spheres/spheres.scene.toml",
         "spheres_ref.exr",
         0.03,
+    );
+}
+
+#[test]
+fn cornell_box_matches_the_independent_reference_guided() {
+    check_as(
+        "cornell guided",
+        "scenes/cornell/cornell.scene.toml",
+        "cornell_ref.exr",
+        0.02,
+        true,
+    );
+}
+
+#[test]
+#[ignore = "open: guided, the worst block is 9.89 % off (allowed 9 %; unguided 8.13 %, another block), image means within 0.2 %, relMSE at 256 spp 0.0089 against 0.0078 unguided: noise or a local bias not yet told apart (docs/rendering.md, Path guiding)"]
+fn spheres_match_the_independent_reference_guided() {
+    check_as(
+        "spheres guided",
+        "scenes/spheres/spheres.scene.toml",
+        "spheres_ref.exr",
+        0.03,
+        true,
     );
 }
 

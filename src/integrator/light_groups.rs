@@ -12,6 +12,7 @@
 
 use glam::Vec3;
 
+use super::guiding;
 use super::query::{offset_origin, Meet};
 use super::{power_heuristic, Counters, PathTracer, FIRST_BOUNCE_DIM};
 use crate::color::luminance;
@@ -213,6 +214,8 @@ impl PathTracer<'_> {
             None => &material.bxdf,
         };
         let bsdf = Bsdf::new(s.ng_front, s.ns, wo, bxdf);
+        // The path loop's guided mixture (`--guiding`), if any.
+        let guide_here = self.guide_at(&bsdf, s.p, 0);
         let ng_out = if s.ng_front.dot(wo) >= 0.0 {
             s.ng_front
         } else {
@@ -249,7 +252,8 @@ impl PathTracer<'_> {
                     let (f, bsdf_pdf) = if ls.delta || !casts {
                         (bsdf.f(wo, ls.wi), 0.0)
                     } else {
-                        bsdf.f_pdf(wo, ls.wi)
+                        let (f, pdf) = bsdf.f_pdf(wo, ls.wi);
+                        (f, guiding::mixed_pdf(guide_here, pdf, ls.wi))
                     };
                     let cos = ls.wi.dot(s.ns).abs();
                     if f != Vec3::ZERO && cos > 0.0 {
@@ -299,7 +303,7 @@ impl PathTracer<'_> {
         }
 
         // The BSDF-sampled ray, and the light it meets.
-        let Some(bs) = bsdf.sample_f(wo, u_lobe.x, u) else {
+        let Some(bs) = guiding::sample_direction(&bsdf, guide_here, wo, u_lobe, u) else {
             return;
         };
         if bs.pdf <= 0.0 || bs.f == Vec3::ZERO {

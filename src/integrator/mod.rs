@@ -13,6 +13,7 @@
 mod attributes;
 mod aux;
 mod guide;
+mod guiding;
 mod light_groups;
 mod passes;
 mod query;
@@ -20,6 +21,7 @@ mod render;
 mod volume;
 
 pub use aux::Aux;
+pub use guiding::{Guide, QuadTree, Training};
 pub use light_groups::{LightGroups, LightSource, MAX_LIGHT_GROUPS};
 
 pub use render::{
@@ -38,6 +40,7 @@ use crate::media::Flight;
 use crate::sampling::sampler::PixelSampler;
 use crate::sampling::Distribution1D;
 use crate::world::{mask, TraceScene};
+use guiding::Trail;
 use query::{offset_origin, Meet, Surface};
 
 /// Settings of one render.
@@ -100,6 +103,8 @@ pub struct PathTracer<'w> {
     light_choice: LightChoice,
     /// The camera's pixel footprint, for filtered texture lookups (`None`: unfiltered).
     footprint: Option<attributes::CameraFootprint>,
+    /// The learnt incident radiance rough vertices sample from (`--guiding`), if any.
+    guide: Option<Guide>,
 }
 
 /// One camera sample's outcome.
@@ -159,6 +164,7 @@ impl<'w> PathTracer<'w> {
             settings,
             light_choice,
             footprint: None,
+            guide: None,
         }
     }
 
@@ -176,6 +182,11 @@ impl<'w> PathTracer<'w> {
     /// The settings this tracer renders with.
     pub fn settings(&self) -> &Settings {
         &self.settings
+    }
+
+    /// The path-guiding guide this tracer samples from ([`Self::with_guiding`]), if any.
+    pub fn guide(&self) -> Option<&Guide> {
+        self.guide.as_ref()
     }
 }
 
@@ -228,19 +239,22 @@ impl PathTracer<'_> {
     ) -> PathSample {
         counters.rays += 1;
         let first = self.meet(&ray, mask::DRAWN, true);
-        self.li_met(sampler, index, ray, first, counters)
+        self.li_met(sampler, index, ray, first, counters, &mut ())
     }
 
     /// [`Self::li`] for a camera ray whose first meeting is already known (`first`, as
     /// `meet(&ray, mask::DRAWN, true)` gives it, and already counted as a ray): the render
-    /// loop traces camera rays in coherent packets and continues each path from here.
-    fn li_met(
+    /// loop traces camera rays in coherent packets and continues each path from here. The
+    /// path's non-specular vertices are told to `trail` (the guide's training records them;
+    /// the render's `()` compiles to nothing).
+    fn li_met<T: Trail>(
         &self,
         sampler: &PixelSampler,
         index: u32,
         mut ray: Ray,
         first: Meet,
         counters: &mut Counters,
+        trail: &mut T,
     ) -> PathSample {
         let settings = &self.settings;
         let mut first = Some(first);
@@ -460,6 +474,8 @@ impl PathTracer<'_> {
                 None => &material.bxdf,
             };
             let bsdf = Bsdf::new(s.ng_front, s.ns, wo, bxdf);
+            // Where a guide was learnt, a rough vertex samples a mixture of it and the BSDF.
+            let guide_here = self.guide_at(&bsdf, s.p, segment);
             let ng_out = if s.ng_front.dot(wo) >= 0.0 {
                 s.ng_front
             } else {
@@ -504,7 +520,8 @@ impl PathTracer<'_> {
                         let (f, bsdf_pdf) = if ls.delta || !casts {
                             (bsdf.f(wo, ls.wi), 0.0)
                         } else {
-                            bsdf.f_pdf(wo, ls.wi)
+                            let (f, pdf) = bsdf.f_pdf(wo, ls.wi);
+                            (f, guiding::mixed_pdf(guide_here, pdf, ls.wi))
                         };
                         let cos = ls.wi.dot(s.ns).abs();
                         if f != Vec3::ZERO && cos > 0.0 {
@@ -550,8 +567,8 @@ impl PathTracer<'_> {
 
             // Continue the path by sampling the BSDF.
             // The lobe choice is the first dimension of its pair (`get_1d(…, dim + 4)`).
-            let uc = u_lobe.x;
-            let Some(bs) = bsdf.sample_f(wo, uc, u) else {
+            // A guided vertex picks BSDF or guide by the pair's second dimension.
+            let Some(bs) = guiding::sample_direction(&bsdf, guide_here, wo, u_lobe, u) else {
                 break;
             };
             if bs.pdf <= 0.0 || bs.f == Vec3::ZERO {
@@ -564,6 +581,9 @@ impl PathTracer<'_> {
                     radiance: Vec3::ZERO,
                     covered,
                 };
+            }
+            if !bs.specular {
+                trail.vertex(s.p, bsdf.shading_normal(), bs.wi, bs.pdf, beta, l);
             }
             let transmitted = bsdf.bxdf().transmits()
                 && (bs.wi.dot(s.ng_front) > 0.0) != (wo.dot(s.ng_front) > 0.0);

@@ -351,6 +351,7 @@ fn render_samples(
                 rays[k],
                 meets[k],
                 counters,
+                &mut (),
             );
             state.film.add_sample(pixel, s.radiance, s.covered);
             if passes {
