@@ -51,6 +51,9 @@ pub struct GltfMaterial {
     /// channel, `−ln(attenuationColor)/attenuationDistance` (zero without the extension, with
     /// `thicknessFactor` 0, or an infinite distance), each channel finite and non-negative.
     pub attenuation: [f32; 3],
+    /// KHR_materials_dispersion's `dispersion` (`20/V`, V the Abbe number; 0 without it),
+    /// non-negative: drawn on a fully transmitting dielectric (transmission 1, not metallic).
+    pub dispersion: f32,
 }
 
 impl GltfMaterial {

@@ -350,6 +350,16 @@ mod tests {
     }
 
     #[test]
+    fn the_new_lobes_keep_the_bxdfs_size() {
+        // A `Bxdfs` is copied per glTF hit (`Shaded`): the translucent and dispersive lobes
+        // fit within the largest variant before them (`Coated`, 248 bytes).
+        let size = std::mem::size_of::<super::super::Bxdfs>();
+        assert!(size <= 248, "{size}");
+        assert!(std::mem::size_of::<Translucent>() <= size);
+        assert!(std::mem::size_of::<super::super::Dispersive>() <= size);
+    }
+
+    #[test]
     fn shadow_rays_keep_the_transmitted_share() {
         let b = translucent(0.3, 0.0, 0.04, 0.5, Vec3::new(1.0, 0.5, 0.25));
         let t = b.shadow_transmittance(1.0);

@@ -23,7 +23,7 @@ use glam::{Vec2, Vec3, Vec4};
 
 use super::MaterialDef;
 use crate::assets::{Decode, GltfMaterial, DEFAULT_IOR, MAX_TEX_COORD_SETS};
-use crate::materials::{Bxdfs, Plain, Translucent};
+use crate::materials::{Bxdfs, Dispersive, Plain, Translucent};
 
 /// The dielectric reflectance at normal incidence of index of refraction `ior` (from air).
 pub fn f0_of_ior(ior: f32) -> f32 {
@@ -159,6 +159,13 @@ pub fn bend(n: Vec3, tangent: Vec4, texel: Vec3, scale: f32) -> Vec3 {
 /// transmitted ([`Translucent`], tinted by the base colour as glTF tints transmitted light, the
 /// interface of the KHR_materials_ior index).
 fn gltf_bxdf(base: Vec3, roughness: f32, metallic: f32, specular: f32, m: &GltfMaterial) -> Bxdfs {
+    // KHR_materials_dispersion on a fully transmitting dielectric: the tinted interface split
+    // per channel (what `Translucent` is at weight 1, with one index per channel).
+    if m.dispersion > 0.0 && m.transmission >= 1.0 && metallic <= 0.0 {
+        if let Some(d) = Dispersive::new(m.ior, m.dispersion, roughness, base) {
+            return Bxdfs::Dispersive(d);
+        }
+    }
     if m.transmission > 0.0 {
         if let Some(t) = Translucent::new(
             base,
@@ -239,6 +246,7 @@ pub(super) static VERTEX_COLOURED: std::sync::LazyLock<GltfMaterial> =
         ior: DEFAULT_IOR,
         transmission: 0.0,
         attenuation: [0.0; 3],
+        dispersion: 0.0,
     });
 
 #[cfg(test)]

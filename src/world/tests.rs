@@ -672,13 +672,35 @@ fn gltf_transmission_builds_a_translucent_body_with_the_volumes_attenuation() {
     let opaque = gltf_material_def(
         &crate::assets::GltfMaterial {
             transmission: 0.0,
-            ..m
+            ..m.clone()
         },
         false,
         0.0,
     );
     assert!(matches!(opaque.bxdf, Bxdfs::Plain(_)));
     assert_eq!(opaque.absorption, Vec3::ZERO);
+    // KHR_materials_dispersion on a fully transmitting dielectric: per channel, a body.
+    let prism = crate::assets::GltfMaterial {
+        transmission: 1.0,
+        dispersion: 1.0,
+        ..m
+    };
+    let d = gltf_material_def(&prism, false, 0.0);
+    let Bxdfs::Dispersive(g) = d.bxdf else {
+        panic!("{:?}", d.bxdf)
+    };
+    let [r, gr, b] = g.channels().map(|c| c.eta());
+    assert!(r < gr && gr < b && (gr - 1.5).abs() < 0.01, "{r} {gr} {b}");
+    assert_eq!(d.absorption, Vec3::new(0.1, 0.2, 0.3));
+    // Partly transmitting: the translucent blend, without dispersion.
+    let half = crate::assets::GltfMaterial {
+        transmission: 0.5,
+        ..prism
+    };
+    assert!(matches!(
+        gltf_material_def(&half, false, 0.0).bxdf,
+        Bxdfs::Translucent(_)
+    ));
 }
 
 /// `dispersion` on an uncoated body splits its index per channel; under a coat and on the

@@ -18,6 +18,7 @@ const DRAWN_MATERIAL_EXTENSIONS: &[&str] = &[
     "KHR_materials_ior",
     "KHR_materials_transmission",
     "KHR_materials_volume",
+    "KHR_materials_dispersion",
 ];
 
 /// The most texels one file's textures may decode to, summed over its images (1 GiB of RGBA8):
@@ -122,6 +123,7 @@ impl<'a> Loader<'a> {
             }
         };
         let (transmission, attenuation) = self.transmission(ext, &label);
+        let dispersion = self.dispersion(ext, transmission, metallic, &label);
         if let Some(obj) = ext.and_then(Value::as_object) {
             for name in obj.keys() {
                 if !DRAWN_MATERIAL_EXTENSIONS.contains(&name.as_str()) {
@@ -171,6 +173,7 @@ impl<'a> Loader<'a> {
             ior,
             transmission,
             attenuation,
+            dispersion,
         });
         let slot = self.asset.materials.len() - 1;
         self.material_of.insert(index, slot);
@@ -237,6 +240,32 @@ impl<'a> Loader<'a> {
             }
         };
         (transmission, [sigma(0), sigma(1), sigma(2)])
+    }
+
+    /// KHR_materials_dispersion's `dispersion` (see [`GltfMaterial::dispersion`]); on a material
+    /// that does not transmit fully or is metallic, named once per file as not drawn.
+    fn dispersion(
+        &mut self,
+        ext: Option<&Value>,
+        transmission: f32,
+        metallic: f32,
+        label: &str,
+    ) -> f32 {
+        let Some(d) = ext.and_then(|e| e.get("KHR_materials_dispersion")) else {
+            return 0.0;
+        };
+        let dispersion = num(d.get("dispersion"), 0.0).max(0.0);
+        if dispersion > 0.0 && (transmission < 1.0 || metallic > 0.0) {
+            self.name_once(
+                "partial dispersion",
+                format!(
+                    "KHR_materials_dispersion is not rendered yet on a material that is not \
+                     fully transmitting (transmissionFactor 1, metallicFactor 0; first met on \
+                     {label})"
+                ),
+            );
+        }
+        dispersion
     }
 
     /// The texture slot at JSON pointer `at` under the material (`raw`): its texture, sampler,

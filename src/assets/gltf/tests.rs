@@ -1270,4 +1270,27 @@ fn transmission_and_volume_are_read() {
         (m.materials[0].transmission, m.materials[0].attenuation),
         (0.0, [0.0; 3])
     );
+    // KHR_materials_dispersion: read; named where the material does not transmit fully.
+    let m = load(
+        r#"{"name":"prism","pbrMetallicRoughness":{"metallicFactor":0},"extensions":{
+        "KHR_materials_transmission":{"transmissionFactor":1},"KHR_materials_dispersion":{"dispersion":0.5},
+        "KHR_materials_volume":{"thicknessFactor":1}}}"#,
+    );
+    assert_eq!(m.materials[0].dispersion, 0.5);
+    assert!(m.warnings.is_empty(), "{:?}", m.warnings);
+    let m = load(
+        r#"{"name":"half","pbrMetallicRoughness":{"metallicFactor":0},"extensions":{
+        "KHR_materials_transmission":{"transmissionFactor":0.5},"KHR_materials_dispersion":{"dispersion":0.5},
+        "KHR_materials_volume":{"thicknessFactor":1}}}"#,
+    );
+    assert_eq!(m.materials[0].dispersion, 0.5);
+    assert_eq!(
+        m.warnings
+            .iter()
+            .filter(|w| w.contains("KHR_materials_dispersion is not rendered yet"))
+            .count(),
+        1,
+        "{:?}",
+        m.warnings
+    );
 }
