@@ -252,7 +252,7 @@ fn coated_clear_glass_body_is_invisible_in_the_furnace() {
 
 /// A closed body of white `plain` that transmits (the translucent blend of its base and its
 /// layer's interface) is invisible in the furnace, as are a dispersive clear glass body (per
-/// channel) and a white cord: the integrator's body hooks (medium, index scale, the
+/// channel), a clear thin-walled glass and a white cord: the integrator's body hooks (medium, index scale, the
 /// transmission's sides) hold for the new lobes.
 #[test]
 fn translucent_dispersive_and_cord_bodies_are_invisible_in_the_furnace() {
@@ -293,6 +293,14 @@ fn translucent_dispersive_and_cord_bodies_are_invisible_in_the_furnace() {
             0.025,
         ),
         ("cord", material(scene::Family::Cord, 0.5, 0.0, 0.0), 0.015),
+        (
+            "thin wall",
+            scene::Material {
+                thickness: 0.01,
+                ..material(scene::Family::Glass, 0.0, 0.0, 0.0)
+            },
+            0.01,
+        ),
     ] {
         let (v, _) = render_box_of(m, 32, 64);
         eprintln!("{name} | {v:.4}");

@@ -21,6 +21,7 @@ pub mod sheen;
 pub mod sheet;
 #[cfg(test)]
 pub(crate) mod testutil;
+pub mod thin_wall;
 pub mod translucent;
 
 pub use coat::Coated;
@@ -33,6 +34,7 @@ pub use iridescent::Iridescent;
 pub use plain::Plain;
 pub use sheen::Sheen;
 pub use sheet::ThinSheet;
+pub use thin_wall::ThinWall;
 pub use translucent::Translucent;
 
 use crate::geometry::Frame;
@@ -153,6 +155,8 @@ pub enum Bxdfs {
     /// `glass` and `liquid` with `dispersion > 0` (uncoated): one interface per colour
     /// channel.
     Dispersive(Dispersive),
+    /// `glass` and `liquid` with `thickness > 0` (uncoated): a smooth thin-walled dielectric.
+    ThinWall(ThinWall),
 }
 
 impl Bxdfs {
@@ -162,7 +166,11 @@ impl Bxdfs {
     pub fn transmits(&self) -> bool {
         matches!(
             self,
-            Bxdfs::Glass(_) | Bxdfs::ThinSheet(_) | Bxdfs::Translucent(_) | Bxdfs::Dispersive(_)
+            Bxdfs::Glass(_)
+                | Bxdfs::ThinSheet(_)
+                | Bxdfs::Translucent(_)
+                | Bxdfs::Dispersive(_)
+                | Bxdfs::ThinWall(_)
         )
     }
 
@@ -173,7 +181,7 @@ impl Bxdfs {
     pub fn bounds_body(&self) -> bool {
         matches!(
             self,
-            Bxdfs::Glass(_) | Bxdfs::Translucent(_) | Bxdfs::Dispersive(_)
+            Bxdfs::Glass(_) | Bxdfs::Translucent(_) | Bxdfs::Dispersive(_) | Bxdfs::ThinWall(_)
         )
     }
 
@@ -186,6 +194,7 @@ impl Bxdfs {
             Bxdfs::Glass(g) => Some(g.shadow_transmittance(cos)),
             Bxdfs::Translucent(t) => Some(t.shadow_transmittance(cos)),
             Bxdfs::Dispersive(d) => Some(d.shadow_transmittance(cos)),
+            Bxdfs::ThinWall(w) => Some(w.shadow_transmittance(cos)),
             _ => None,
         }
     }
@@ -207,6 +216,8 @@ impl Bxdfs {
             Bxdfs::Iridescent(i) => i.base(),
             Bxdfs::Translucent(t) => t.base().base(),
             Bxdfs::Dispersive(d) => d.tint(),
+            // What the wall passes head on.
+            Bxdfs::ThinWall(w) => w.split(1.0).1.clamp(Vec3::ZERO, Vec3::ONE),
         }
     }
 
@@ -227,6 +238,8 @@ impl Bxdfs {
             Bxdfs::Iridescent(i) => i.alpha(),
             Bxdfs::Translucent(t) => t.base().alpha(),
             Bxdfs::Dispersive(d) => d.interface().alpha(),
+            // Smooth faces.
+            Bxdfs::ThinWall(_) => return 0.0,
         };
         alpha.clamp(0.0, 1.0).sqrt()
     }
@@ -255,6 +268,7 @@ macro_rules! dispatch {
             Bxdfs::Iridescent($b) => $e,
             Bxdfs::Translucent($b) => $e,
             Bxdfs::Dispersive($b) => $e,
+            Bxdfs::ThinWall($b) => $e,
         }
     };
 }

@@ -6,7 +6,7 @@ use glam::Vec3;
 
 use crate::materials::{
     positive, Bxdfs, Coated, Conductor, Dispersive, Eon, Glass, Iridescent, Plain, Sheen, ThinFilm,
-    ThinSheet, Translucent,
+    ThinSheet, ThinWall, Translucent,
 };
 use crate::scene::{self, Family};
 
@@ -165,6 +165,10 @@ pub(super) fn material_def(m: &scene::Material, filter_glossy: f32) -> MaterialD
     let from_family = |family: Family, roughness: f32, coat_roughness: f32| match family {
         // What asks about a holdout's BSDF finds a black one.
         Family::Occluder => Bxdfs::Plain(Plain::new(Vec3::ZERO, roughness, 0.0, 0.0)),
+        // A thin wall (uncoated): its absorption is the wall's, over its thickness.
+        _ if dielectric_body && !positive(m.clearcoat) && positive(m.thickness) => Bxdfs::ThinWall(
+            ThinWall::new(m.ior, absorption_coefficient(m), m.thickness, tint),
+        ),
         // Dispersion on an uncoated body: one interface per channel.
         _ if dielectric_body && !positive(m.clearcoat) && m.dispersion > 0.0 => {
             Dispersive::new(m.ior, m.dispersion, roughness, tint).map_or_else(
@@ -252,7 +256,12 @@ pub(super) fn material_def(m: &scene::Material, filter_glossy: f32) -> MaterialD
         filtered,
         // A holdout shows nothing, so it lights nothing either.
         emission: if holdout { Vec3::ZERO } else { rgb(m.emission) },
-        absorption,
+        // A thin wall encloses no medium: its absorption is in its lobe.
+        absorption: if matches!(bxdf, Bxdfs::ThinWall(_)) {
+            Vec3::ZERO
+        } else {
+            absorption
+        },
         holdout,
         surface: None,
     }

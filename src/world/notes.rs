@@ -362,13 +362,13 @@ mod tests {
                 ),
             ])
         };
-        let written = placed("", "thickness = 0.5\n");
-        let set = placed("[object.set]\n\"shiny.thickness\" = 0.5\n", "");
+        let written = placed("", "subsurface = 0.5\n");
+        let set = placed("[object.set]\n\"shiny.subsurface\" = 0.5\n", "");
         assert_eq!(
             written,
             [(
-                "materials.thickness".to_string(),
-                "materials.thickness is not rendered yet".to_string()
+                "materials.subsurface".to_string(),
+                "materials.subsurface is not rendered yet".to_string()
             )]
         );
         assert_eq!(set, written);

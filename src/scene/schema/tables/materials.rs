@@ -113,6 +113,11 @@ pub static MATERIAL: TableSchema = entry(
         k("base", V3).dv(HALF3).u("linear RGB").m("the albedo, or a conductor's reflectance").clamp(within(0.0, 1.0)),
         k("roughness", NUM).d(0.5).m("the microfacet roughness; α = roughness²").clamp(within(0.0, 1.0))
             .unread(&[
+                Unread {
+                    when: When::Over(GLASS, "thickness", 0.0),
+                    agrees: None,
+                    why: "is not rendered yet on a thin-walled {family} (thickness > 0): its faces are drawn smooth",
+                },
                 Unread { when: When::Is("family", OCCLUDER), agrees: None, why: HOLDOUT },
                 Unread { when: When::Is("family", SHEETS), agrees: None, why: SHEET },
                 Unread { when: When::Is("family", EMISSIVE), agrees: None, why: BLACK },
@@ -236,6 +241,11 @@ pub static MATERIAL: TableSchema = entry(
                     why: "is not rendered yet on {family} under a clear coat: dispersion is drawn on the uncoated bodies",
                 },
                 Unread {
+                    when: When::Over(GLASS, "thickness", 0.0),
+                    agrees: None,
+                    why: "has no effect: a thin-walled {family} (thickness > 0) does not bend light",
+                },
+                Unread {
                     when: When::Is("family", TRANSLUCENT),
                     agrees: None,
                     why: "is not rendered yet on {family}: dispersion is drawn on the bodies \"glass\" and \"liquid\"",
@@ -246,7 +256,25 @@ pub static MATERIAL: TableSchema = entry(
                     why: "has no effect: {family} refracts no light",
                 },
             ]),
-        k("thickness", NUM).d(0.0).u("scene units").m("a thin-walled transmitter's thickness").uses(Use::NotYet),
+        k("thickness", NUM).d(0.0).u("scene units").m("a thin-walled transmitter's thickness").clamp(ge(0.0))
+            .unread(&[
+                Unread { when: When::Is("family", OCCLUDER), agrees: None, why: HOLDOUT },
+                Unread {
+                    when: When::Coated(GLASS),
+                    agrees: None,
+                    why: "is not rendered yet on {family} under a clear coat: thin walls are drawn on the uncoated bodies",
+                },
+                Unread {
+                    when: When::Is("family", TRANSLUCENT),
+                    agrees: None,
+                    why: "is not rendered yet on {family}: thin walls are drawn on the bodies \"glass\" and \"liquid\"",
+                },
+                Unread {
+                    when: When::Is("family", NO_MEDIUM),
+                    agrees: None,
+                    why: "has no effect: {family} is not a dielectric body",
+                },
+            ]),
         k("subsurface", NUM).d(0.0).m("the subsurface scattering's weight").uses(Use::NotYet),
         k("subsurface_tint", V3).dv(ONE3).u("linear RGB").m("the subsurface scattering's colour").uses(Use::NotYet),
         k("absorption", NUM).d(0.0).u("per scene unit").m("the absorption inside a transmitting body: base is reached after 1/absorption")
