@@ -250,6 +250,65 @@ fn coated_clear_glass_body_is_invisible_in_the_furnace() {
     }
 }
 
+/// A closed body of white `plain` that transmits (the translucent blend of its base and its
+/// layer's interface) is invisible in the furnace, as are a dispersive clear glass body (per
+/// channel), a clear thin-walled glass and a white cord: the integrator's body hooks (medium, index scale, the
+/// transmission's sides) hold for the new lobes.
+#[test]
+fn translucent_dispersive_and_cord_bodies_are_invisible_in_the_furnace() {
+    let material = |family, roughness, transmission, dispersion| scene::Material {
+        key: "white".into(),
+        family,
+        base: [1.0; 3],
+        roughness,
+        transmission,
+        dispersion,
+        ..Default::default()
+    };
+    eprintln!("case | furnace");
+    for (name, m, tol) in [
+        (
+            "translucent r 0.3 t 1",
+            material(scene::Family::Plain, 0.3, 1.0, 0.0),
+            0.025,
+        ),
+        (
+            "translucent r 0.5 t 0.5",
+            material(scene::Family::Plain, 0.5, 0.5, 0.0),
+            0.025,
+        ),
+        (
+            "translucent r 0 t 0.7",
+            material(scene::Family::Plain, 0.0, 0.7, 0.0),
+            0.015,
+        ),
+        (
+            "dispersive r 0 d 1",
+            material(scene::Family::Glass, 0.0, 0.0, 1.0),
+            0.015,
+        ),
+        (
+            "dispersive r 0.3 d 1",
+            material(scene::Family::Glass, 0.3, 0.0, 1.0),
+            0.025,
+        ),
+        ("cord", material(scene::Family::Cord, 0.5, 0.0, 0.0), 0.015),
+        (
+            "thin wall",
+            scene::Material {
+                thickness: 0.01,
+                ..material(scene::Family::Glass, 0.0, 0.0, 0.0)
+            },
+            0.01,
+        ),
+    ] {
+        let (v, _) = render_box_of(m, 32, 64);
+        eprintln!("{name} | {v:.4}");
+        assert!(v <= 1.005, "{name}: {v}");
+        assert!((v - 1.0).abs() < tol, "{name}: {v}");
+    }
+}
+
 /// Inside a closed box whose walls have albedo a and emit Le on both faces, every ray sees
 /// Le·(1 + a + a² + … ) = Le / (1 − a): multiple bounces, area-light sampling and MIS together.
 #[test]

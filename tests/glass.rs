@@ -182,6 +182,11 @@ fn keys_a_family_does_not_read_are_named() {
         ior: 1.7,
         ..material("frosted", scene::Family::Plain)
     });
+    // Transmission is drawn on plain (above); not yet on the rough diffuse families.
+    s.materials.push(scene::Material {
+        transmission: 0.3,
+        ..material("alabaster", scene::Family::Stone)
+    });
     // A coat reads ior and clearcoat_roughness; lacquer's coat is at full weight.
     s.materials.push(scene::Material {
         clearcoat: 0.5,
@@ -242,8 +247,8 @@ fn keys_a_family_does_not_read_are_named() {
                 "transmission = 0.5 has no effect: family \"glass\" transmits at any transmission"
             ),
             (
-                "materials.transmission on family plain",
-                "transmission = 0.3 is not rendered yet on family \"plain\": only the families \"glass\", \"liquid\", \"paper\", \"petal\" and \"leaf\" transmit"
+                "materials.transmission on family stone",
+                "transmission = 0.3 is not rendered yet on family \"stone\": transmission is drawn on the bodies \"glass\" and \"liquid\", the sheets \"paper\", \"petal\" and \"leaf\", and the uncoated families \"plain\", \"wood\" and \"bark\""
             ),
         ]
     );

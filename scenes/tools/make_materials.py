@@ -68,7 +68,7 @@ MATERIALS = [
         dict(family="emissive", base=[0.9, 0.9, 0.9], emission=[4.0, 3.2, 2.0]),
     ),
     ("cloth", "cloth: not drawn on its own lobe yet (plain)", dict(family="cloth", base=[0.2, 0.4, 0.2])),
-    ("cord", "cord: not drawn on its own lobe yet (plain)", dict(family="cord", base=[0.6, 0.5, 0.3])),
+    ("cord", "cord: the sheen of its fibres over a diffuse body (cloth's lobe)", dict(family="cord", base=[0.6, 0.5, 0.3])),
     ("occluder", "occluder: not drawn on its own lobe yet (plain)", dict(family="occluder")),
     ("paper", "paper: a thin sheet, transmission by default 0.3", dict(family="paper", base=[0.95, 0.93, 0.88])),
     ("petal", "petal: a thin sheet, transmission by default 0.5", dict(family="petal", base=[0.95, 0.45, 0.6])),

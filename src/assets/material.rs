@@ -44,6 +44,16 @@ pub struct GltfMaterial {
     /// KHR_materials_ior's `ior` (1.5 without it), at least 1: the dielectric F0 is
     /// ((ior − 1)/(ior + 1))².
     pub ior: f32,
+    /// KHR_materials_transmission's `transmissionFactor` (0 without it), in [0, 1]: the share
+    /// of the dielectric part transmitted through the surface into the body it bounds.
+    pub transmission: f32,
+    /// KHR_materials_volume's absorption coefficient inside the body, per world unit and
+    /// channel, `−ln(attenuationColor)/attenuationDistance` (zero without the extension, with
+    /// `thicknessFactor` 0, or an infinite distance), each channel finite and non-negative.
+    pub attenuation: [f32; 3],
+    /// KHR_materials_dispersion's `dispersion` (`20/V`, V the Abbe number; 0 without it),
+    /// non-negative: drawn on a fully transmitting dielectric (transmission 1, not metallic).
+    pub dispersion: f32,
 }
 
 impl GltfMaterial {

@@ -19,7 +19,7 @@ use crate::color::luminance;
 use crate::film::LightSample;
 use crate::geometry::Ray;
 use crate::lights::{Light, LightContext};
-use crate::materials::{beer_lambert, Bsdf, Bxdfs};
+use crate::materials::{beer_lambert, Bsdf};
 use crate::media::Flight;
 use crate::sampling::sampler::PixelSampler;
 use crate::world::{mask, TraceScene};
@@ -317,7 +317,7 @@ impl PathTracer<'_> {
         }
         let transmitted =
             bsdf.bxdf().transmits() && (bs.wi.dot(s.ng_front) > 0.0) != (wo.dot(s.ng_front) > 0.0);
-        let through_body = transmitted && matches!(bsdf.bxdf(), Bxdfs::Glass(_));
+        let through_body = transmitted && bsdf.bxdf().bounds_body();
         let mut eta_scale = 1.0f32;
         let mut medium = Vec3::ZERO;
         if through_body {

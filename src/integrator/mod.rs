@@ -35,7 +35,7 @@ use crate::camera::Camera;
 use crate::color::luminance;
 use crate::geometry::Ray;
 use crate::lights::{Light, LightChoice, LightContext};
-use crate::materials::{beer_lambert, Bsdf, Bxdfs};
+use crate::materials::{beer_lambert, Bsdf};
 use crate::media::Flight;
 use crate::sampling::sampler::PixelSampler;
 use crate::sampling::Distribution1D;
@@ -508,7 +508,7 @@ impl PathTracer<'_> {
                     // A transmission towards the light continues a path whose earlier shadow
                     // ray already passed this glass (see `from_nee`).
                     let covered = from_nee
-                        && matches!(bsdf.bxdf(), Bxdfs::Glass(_))
+                        && bsdf.bxdf().bounds_body()
                         && (ls.wi.dot(s.ng_front) > 0.0) != (wo.dot(s.ng_front) > 0.0);
                     if ls.pdf > 0.0 && pick_pdf > 0.0 && ls.li != Vec3::ZERO && !covered {
                         let casts = match light {
@@ -589,7 +589,7 @@ impl PathTracer<'_> {
                 && (bs.wi.dot(s.ng_front) > 0.0) != (wo.dot(s.ng_front) > 0.0);
             // A thin sheet's transmission is a scattering like a reflection; only a body's
             // interface changes the medium and lets shadow rays through.
-            let through_body = transmitted && matches!(bsdf.bxdf(), Bxdfs::Glass(_));
+            let through_body = transmitted && bsdf.bxdf().bounds_body();
             if through_body {
                 let e = bsdf.relative_eta(wo, bs.wi);
                 eta_scale *= e * e;

@@ -7,7 +7,6 @@ use super::PathTracer;
 use crate::accel::Hit;
 use crate::geometry::Ray;
 use crate::lights::Light;
-use crate::materials::Bxdfs;
 use crate::world::mask;
 
 /// What a ray meets first.
@@ -235,11 +234,11 @@ impl PathTracer<'_> {
             }
             let info = &self.scene.instances[h.instance as usize];
             let material = &self.scene.materials[info.material as usize];
-            let Bxdfs::Glass(g) = &material.bxdf else {
+            let cos = self.face_normal(h).dot(d);
+            let Some(kept) = material.bxdf.shadow_transmittance(cos) else {
                 return true;
             };
-            let cos = self.face_normal(h).dot(d);
-            t *= g.shadow_transmittance(cos);
+            t *= kept;
             if material.absorption != Vec3::ZERO {
                 let side = if cos < 0.0 { 1.0 } else { -1.0 };
                 exponent += material.absorption * (side * h.t * len);

@@ -461,6 +461,16 @@ impl Dielectric {
         self.ggx.alpha()
     }
 
+    /// The exact unpolarised Fresnel reflectance for `wo` at signed cosine `cos` (outside when
+    /// positive; 1 beyond the critical angle inside, 0 when index matched): the probability
+    /// of a smooth interface's mirror draw.
+    pub fn reflectance(&self, cos: f32) -> f32 {
+        if self.eta == 1.0 || cos.is_nan() {
+            return 0.0;
+        }
+        fresnel_signed(cos, self.eta)
+    }
+
     /// Delta lobes only: `f` and `pdf` are zero everywhere and every sample is `specular`
     /// (true when smooth or index matched).
     pub fn is_specular(&self) -> bool {

@@ -9,6 +9,7 @@ mod albedo;
 pub mod coat;
 pub mod conductor;
 pub mod dielectric;
+pub mod dispersive;
 pub mod eon;
 pub mod film;
 pub mod fresnel;
@@ -20,9 +21,12 @@ pub mod sheen;
 pub mod sheet;
 #[cfg(test)]
 pub(crate) mod testutil;
+pub mod thin_wall;
+pub mod translucent;
 
 pub use coat::Coated;
 pub use conductor::Conductor;
+pub use dispersive::Dispersive;
 pub use eon::Eon;
 pub use film::ThinFilm;
 pub use glass::Glass;
@@ -30,6 +34,8 @@ pub use iridescent::Iridescent;
 pub use plain::Plain;
 pub use sheen::Sheen;
 pub use sheet::ThinSheet;
+pub use thin_wall::ThinWall;
+pub use translucent::Translucent;
 
 use crate::geometry::Frame;
 use crate::sampling::warp;
@@ -143,6 +149,14 @@ pub enum Bxdfs {
     Cloth(Sheen),
     /// `plain` (and the conductors, as `plain` at metalness 1) under a thin film.
     Iridescent(Iridescent),
+    /// `plain` (and every family drawn with it) with `transmission > 0`: the base's
+    /// reflection blended with a dielectric transmission into the body it bounds.
+    Translucent(Translucent),
+    /// `glass` and `liquid` with `dispersion > 0` (uncoated): one interface per colour
+    /// channel.
+    Dispersive(Dispersive),
+    /// `glass` and `liquid` with `thickness > 0` (uncoated): a smooth thin-walled dielectric.
+    ThinWall(ThinWall),
 }
 
 impl Bxdfs {
@@ -150,7 +164,39 @@ impl Bxdfs {
     /// [`Bsdf`] keeps the front face's orientation instead of reflecting on both sides.
     #[inline]
     pub fn transmits(&self) -> bool {
-        matches!(self, Bxdfs::Glass(_) | Bxdfs::ThinSheet(_))
+        matches!(
+            self,
+            Bxdfs::Glass(_)
+                | Bxdfs::ThinSheet(_)
+                | Bxdfs::Translucent(_)
+                | Bxdfs::Dispersive(_)
+                | Bxdfs::ThinWall(_)
+        )
+    }
+
+    /// Whether the surface is the interface of a body: a transmission through it enters or
+    /// leaves a medium (and scales radiance by the index ratio), and shadow rays may pass it
+    /// (`[trace] transmissive_shadows`). A thin sheet transmits without bounding a body.
+    #[inline]
+    pub fn bounds_body(&self) -> bool {
+        matches!(
+            self,
+            Bxdfs::Glass(_) | Bxdfs::Translucent(_) | Bxdfs::Dispersive(_) | Bxdfs::ThinWall(_)
+        )
+    }
+
+    /// What a shadow ray keeps crossing the surface at cosine `cos` to its normal when
+    /// `[trace] transmissive_shadows` lets it pass a body's interface; `None` for a surface
+    /// that blocks it (see [`Glass::shadow_transmittance`]).
+    #[inline]
+    pub fn shadow_transmittance(&self, cos: f32) -> Option<Vec3> {
+        match self {
+            Bxdfs::Glass(g) => Some(g.shadow_transmittance(cos)),
+            Bxdfs::Translucent(t) => Some(t.shadow_transmittance(cos)),
+            Bxdfs::Dispersive(d) => Some(d.shadow_transmittance(cos)),
+            Bxdfs::ThinWall(w) => Some(w.shadow_transmittance(cos)),
+            _ => None,
+        }
     }
 
     /// The surface's colour for a denoiser's albedo image (linear RGB, each channel in
@@ -168,6 +214,10 @@ impl Bxdfs {
             Bxdfs::RoughDiffuse(e) => e.base(),
             Bxdfs::Cloth(c) => c.base(),
             Bxdfs::Iridescent(i) => i.base(),
+            Bxdfs::Translucent(t) => t.base().base(),
+            Bxdfs::Dispersive(d) => d.tint(),
+            // What the wall passes head on.
+            Bxdfs::ThinWall(w) => w.split(1.0).1.clamp(Vec3::ZERO, Vec3::ONE),
         }
     }
 
@@ -186,6 +236,10 @@ impl Bxdfs {
             Bxdfs::RoughDiffuse(e) => return e.roughness(),
             Bxdfs::Cloth(c) => c.alpha(),
             Bxdfs::Iridescent(i) => i.alpha(),
+            Bxdfs::Translucent(t) => t.base().alpha(),
+            Bxdfs::Dispersive(d) => d.interface().alpha(),
+            // Smooth faces.
+            Bxdfs::ThinWall(_) => return 0.0,
         };
         alpha.clamp(0.0, 1.0).sqrt()
     }
@@ -212,6 +266,9 @@ macro_rules! dispatch {
             Bxdfs::RoughDiffuse($b) => $e,
             Bxdfs::Cloth($b) => $e,
             Bxdfs::Iridescent($b) => $e,
+            Bxdfs::Translucent($b) => $e,
+            Bxdfs::Dispersive($b) => $e,
+            Bxdfs::ThinWall($b) => $e,
         }
     };
 }
@@ -400,6 +457,12 @@ impl<'a> Bsdf<'a> {
     pub fn relative_eta(&self, wo: Vec3, wi: Vec3) -> f32 {
         match self.bxdf {
             Bxdfs::Glass(g) => g
+                .interface()
+                .relative_eta(self.frame.to_local(wo), self.frame.to_local(wi)),
+            Bxdfs::Translucent(t) => t
+                .interface()
+                .relative_eta(self.frame.to_local(wo), self.frame.to_local(wi)),
+            Bxdfs::Dispersive(d) => d
                 .interface()
                 .relative_eta(self.frame.to_local(wo), self.frame.to_local(wi)),
             _ => 1.0,

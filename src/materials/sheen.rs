@@ -265,6 +265,34 @@ mod tests {
         }
     }
 
+    /// The `cord` family's lobe (sheen 1, roughness 0.5, the family's defaults): lossless
+    /// when white, sampled by its pdf, reciprocal.
+    #[test]
+    fn the_cords_defaults_are_lossless_sampled_and_reciprocal() {
+        let white = Sheen::new(Vec3::ONE, 1.0, 0.5);
+        for mu in [1.0, 0.5, 0.15, 0.03] {
+            let (a, se) = albedo(&white, dir(mu, 0.3), 200_000, 23);
+            let m = a.max_element();
+            assert!((m - 1.0).abs() < 0.01, "μ {mu}: {m}");
+            assert!(m <= 1.0 + 3.0 * se + 2e-3, "μ {mu}: {m} ± {se}");
+        }
+        let c = Sheen::new(Vec3::new(0.6, 0.5, 0.3), 1.0, 0.5);
+        for (i, mu) in [0.9f32, 0.1].into_iter().enumerate() {
+            chi2_bxdf(
+                &format!("cord {i}"),
+                &c,
+                dir(mu, 0.2),
+                300_000,
+                2,
+                140 + i as u64,
+            );
+        }
+        let mut rng = Rng::new(33);
+        for _ in 0..2000 {
+            assert_reciprocal(&c, rng.upper_dir(), rng.upper_dir());
+        }
+    }
+
     #[test]
     fn sheen_alone_reflects_its_tabulated_albedo() {
         // A black base: what is reflected is the sheen alone, and matches its table.

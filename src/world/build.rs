@@ -783,9 +783,7 @@ impl World {
         let camera = Camera::new(&scene.camera.clone().unwrap_or_default(), size);
         let medium = super::haze::medium(scene, &mut capabilities);
         let transmissive_shadows = scene.trace.as_ref().is_some_and(|t| t.transmissive_shadows)
-            && materials
-                .iter()
-                .any(|m| matches!(m.bxdf, crate::materials::Bxdfs::Glass(_)));
+            && materials.iter().any(|m| m.bxdf.bounds_body());
         Ok(World {
             trace: TraceScene {
                 accel,

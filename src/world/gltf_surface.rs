@@ -24,7 +24,7 @@ use glam::{Vec2, Vec3, Vec4};
 use super::MaterialDef;
 pub use crate::assets::UvFootprint;
 use crate::assets::{Decode, GltfMaterial, TextureRef, DEFAULT_IOR, MAX_TEX_COORD_SETS};
-use crate::materials::{Bxdfs, Plain};
+use crate::materials::{Bxdfs, Dispersive, Plain, Translucent};
 
 /// The dielectric reflectance at normal incidence of index of refraction `ior` (from air).
 pub fn f0_of_ior(ior: f32) -> f32 {
@@ -137,7 +137,7 @@ impl GltfSurface {
             None => at.ns,
         };
         Shaded {
-            bxdf: Bxdfs::Plain(Plain::new(base, roughness, metallic, self.specular)),
+            bxdf: gltf_bxdf(base, roughness, metallic, self.specular, m),
             emission,
             ns,
         }
@@ -165,6 +165,33 @@ pub fn bend(n: Vec3, tangent: Vec4, texel: Vec3, scale: f32) -> Vec3 {
     }
 }
 
+/// A glTF material's BSDF at one point: `plain`, or with KHR_materials_transmission's share
+/// transmitted ([`Translucent`], tinted by the base colour as glTF tints transmitted light, the
+/// interface of the KHR_materials_ior index).
+fn gltf_bxdf(base: Vec3, roughness: f32, metallic: f32, specular: f32, m: &GltfMaterial) -> Bxdfs {
+    // KHR_materials_dispersion on a fully transmitting dielectric: the tinted interface split
+    // per channel (what `Translucent` is at weight 1, with one index per channel).
+    if m.dispersion > 0.0 && m.transmission >= 1.0 && metallic <= 0.0 {
+        if let Some(d) = Dispersive::new(m.ior, m.dispersion, roughness, base) {
+            return Bxdfs::Dispersive(d);
+        }
+    }
+    if m.transmission > 0.0 {
+        if let Some(t) = Translucent::new(
+            base,
+            roughness,
+            metallic,
+            specular,
+            5.0,
+            m.transmission,
+            base,
+        ) {
+            return Bxdfs::Translucent(t);
+        }
+    }
+    Bxdfs::Plain(Plain::new(base, roughness, metallic, specular))
+}
+
 /// The material of a glTF material drawn as itself. `vertex_colors`: the geometry it is on has
 /// COLOR_0, which multiplies the base colour. `filter_glossy` is `[trace] filter_glossy`.
 pub(super) fn gltf_material_def(
@@ -174,7 +201,7 @@ pub(super) fn gltf_material_def(
 ) -> MaterialDef {
     let specular = f0_of_ior(m.ior);
     let base = Vec3::from_slice(&m.base_color[..3]);
-    let plain = |roughness: f32| Bxdfs::Plain(Plain::new(base, roughness, m.metallic, specular));
+    let plain = |roughness: f32| gltf_bxdf(base, roughness, m.metallic, specular, m);
     let bxdf = plain(m.roughness);
     let filtered = if filter_glossy > m.roughness {
         plain(filter_glossy)
@@ -201,7 +228,12 @@ pub(super) fn gltf_material_def(
         } else {
             Vec3::from(m.emissive)
         },
-        absorption: Vec3::ZERO,
+        // KHR_materials_volume's attenuation inside the body a transmitting surface bounds.
+        absorption: if bxdf.bounds_body() {
+            Vec3::from(m.attenuation)
+        } else {
+            Vec3::ZERO
+        },
         holdout: false,
         surface,
     }
@@ -222,6 +254,9 @@ pub(super) static VERTEX_COLOURED: std::sync::LazyLock<GltfMaterial> =
         emissive_texture: None,
         normal_texture: None,
         ior: DEFAULT_IOR,
+        transmission: 0.0,
+        attenuation: [0.0; 3],
+        dispersion: 0.0,
     });
 
 #[cfg(test)]

@@ -5,7 +5,8 @@ use super::*;
 use glam::Vec3;
 
 use crate::materials::{
-    positive, Bxdfs, Coated, Conductor, Eon, Glass, Iridescent, Plain, Sheen, ThinFilm, ThinSheet,
+    positive, Bxdfs, Coated, Conductor, Dispersive, Eon, Glass, Iridescent, Plain, Sheen, ThinFilm,
+    ThinSheet, ThinWall, Translucent,
 };
 use crate::scene::{self, Family};
 
@@ -46,6 +47,11 @@ pub fn with_family_defaults(m: &scene::Material) -> scene::Material {
             num(&mut m.sheen, spec.sheen, 1.0);
             num(&mut m.roughness, spec.roughness, 0.7);
         }
+        // Twisted plies: the fibres' sheen at full weight, sharper than woven cloth's.
+        Family::Cord => {
+            num(&mut m.sheen, spec.sheen, 1.0);
+            num(&mut m.roughness, spec.roughness, 0.5);
+        }
         Family::Plaster => {
             num(&mut m.roughness, spec.roughness, 0.8);
         }
@@ -70,13 +76,28 @@ pub fn with_family_defaults(m: &scene::Material) -> scene::Material {
     m
 }
 
+/// Whether `m` (with its family's defaults) is drawn as a body's interface: `glass` and
+/// `liquid`, and the uncoated families drawn as `plain` with a share transmitted
+/// (`transmission · (1 − metalness) > 0`, [`Translucent`]).
+fn bounds_body(m: &scene::Material) -> bool {
+    let unit = |x: f32| if x.is_nan() { 0.0 } else { x.clamp(0.0, 1.0) };
+    match m.family {
+        Family::Glass | Family::Liquid => true,
+        Family::Plain | Family::Wood | Family::Bark => {
+            m.clearcoat <= 0.0 && positive(unit(m.transmission) * (1.0 - unit(m.metalness)))
+        }
+        _ => false,
+    }
+}
+
 /// The absorption coefficient inside a transmitting body, per scene unit and channel:
 /// `absorption · (−ln base)`, so that light that has travelled `1/absorption` scene units
 /// inside has the colour `base` (Beer–Lambert, as OpenPBR's `transmission_color` at
-/// `transmission_depth = 1/absorption`). Zero for the families that do not enclose a medium.
+/// `transmission_depth = 1/absorption`). Zero for the materials that do not enclose a medium
+/// (see [`bounds_body`]).
 pub fn absorption_coefficient(m: &scene::Material) -> Vec3 {
     let a = m.absorption;
-    if !matches!(m.family, Family::Glass | Family::Liquid) || !positive(a) || !a.is_finite() {
+    if !bounds_body(m) || !positive(a) || !a.is_finite() {
         return Vec3::ZERO;
     }
     // A black channel absorbs at ln(10⁴)·absorption: 10⁻⁴ left after 1/absorption.
@@ -93,7 +114,7 @@ pub fn absorption_coefficient(m: &scene::Material) -> Vec3 {
 /// its filtered model (for the coat too). The family chooses the model (`docs/materials.md`,
 /// "Families"): `metal` and `chrome` are conductors, `glass` and `liquid` a dielectric body,
 /// `paper`, `petal` and `leaf` a thin diffuse-transmitting sheet, `plaster` and `stone` a
-/// rough diffuse (EON), `cloth` a sheen over a diffuse base, `emissive` emission alone,
+/// rough diffuse (EON), `cloth` and `cord` a sheen over a diffuse base, `emissive` emission alone,
 /// `occluder` a holdout,
 /// `lacquer` a clear coat at full weight over `plain`, every other family `plain`;
 /// `clearcoat > 0` coats any family (glass and liquid on their outside face).
@@ -128,21 +149,33 @@ pub(super) fn material_def(m: &scene::Material, filter_glossy: f32) -> MaterialD
     let holdout = m.family == Family::Occluder;
     // A thin film is drawn on the uncoated `plain` model and the conductors (the schema's
     // `thin_film` cases name the others).
+    let translucent = !dielectric_body && bounds_body(m);
+    // `plain`'s own families with transmission take no film (the schema's `thin_film` cases
+    // name it), at any metalness.
+    let transmits =
+        matches!(m.family, Family::Plain | Family::Wood | Family::Bark) && m.transmission > 0.0;
     let film = ThinFilm::new(m.thin_film, m.thin_film_ior, m.thin_film_amount).filter(|_| {
         coat == 0.0
+            && !transmits
             && matches!(
                 m.family,
-                Family::Plain
-                    | Family::Wood
-                    | Family::Bark
-                    | Family::Cord
-                    | Family::Metal
-                    | Family::Chrome
+                Family::Plain | Family::Wood | Family::Bark | Family::Metal | Family::Chrome
             )
     });
     let from_family = |family: Family, roughness: f32, coat_roughness: f32| match family {
         // What asks about a holdout's BSDF finds a black one.
         Family::Occluder => Bxdfs::Plain(Plain::new(Vec3::ZERO, roughness, 0.0, 0.0)),
+        // A thin wall (uncoated): its absorption is the wall's, over its thickness.
+        _ if dielectric_body && !positive(m.clearcoat) && positive(m.thickness) => Bxdfs::ThinWall(
+            ThinWall::new(m.ior, absorption_coefficient(m), m.thickness, tint),
+        ),
+        // Dispersion on an uncoated body: one interface per channel.
+        _ if dielectric_body && !positive(m.clearcoat) && m.dispersion > 0.0 => {
+            Dispersive::new(m.ior, m.dispersion, roughness, tint).map_or_else(
+                || Bxdfs::Glass(Glass::new(m.ior, roughness, tint)),
+                Bxdfs::Dispersive,
+            )
+        }
         _ if dielectric_body => Bxdfs::Glass(Glass::coated(
             m.ior,
             roughness,
@@ -158,7 +191,11 @@ pub(super) fn material_def(m: &scene::Material, filter_glossy: f32) -> MaterialD
         Family::Plaster | Family::Stone if coat == 0.0 => {
             Bxdfs::RoughDiffuse(Eon::new(base, roughness))
         }
-        Family::Cloth if coat == 0.0 => Bxdfs::Cloth(Sheen::new(base, m.sheen, roughness)),
+        // A cord is drawn as the azimuthal average of its fibres' lobe: a sheen over its
+        // diffuse body (docs/materials.md, "Cord").
+        Family::Cloth | Family::Cord if coat == 0.0 => {
+            Bxdfs::Cloth(Sheen::new(base, m.sheen, roughness))
+        }
         _ if coat > 0.0 => Bxdfs::Coated(Coated::new(
             under_coat(roughness),
             coat,
@@ -168,6 +205,17 @@ pub(super) fn material_def(m: &scene::Material, filter_glossy: f32) -> MaterialD
         Family::Metal | Family::Chrome => {
             Bxdfs::Conductor(Conductor::with_power(base, roughness, m.fresnel_power))
         }
+        // `plain` with a share transmitted into the body its surface bounds.
+        _ if translucent => Translucent::new(
+            base,
+            roughness,
+            m.metalness,
+            m.specular,
+            m.fresnel_power,
+            m.transmission,
+            tint,
+        )
+        .map_or_else(|| Bxdfs::Plain(under_coat(roughness)), Bxdfs::Translucent),
         _ => Bxdfs::Plain(under_coat(roughness)),
     };
     let model = |roughness: f32, coat_roughness: f32| match (m.family, film) {
@@ -208,7 +256,12 @@ pub(super) fn material_def(m: &scene::Material, filter_glossy: f32) -> MaterialD
         filtered,
         // A holdout shows nothing, so it lights nothing either.
         emission: if holdout { Vec3::ZERO } else { rgb(m.emission) },
-        absorption,
+        // A thin wall encloses no medium: its absorption is in its lobe.
+        absorption: if matches!(bxdf, Bxdfs::ThinWall(_)) {
+            Vec3::ZERO
+        } else {
+            absorption
+        },
         holdout,
         surface: None,
     }

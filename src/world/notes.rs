@@ -30,6 +30,13 @@ fn case<'c>(
             sel("family").is_some_and(|f| fams.contains(&f))
                 && num(key).is_some_and(|x| unit(x) as f64 == v)
         }
+        When::Over(fams, key, v) => {
+            let coated =
+                sel("family") == Some("lacquer") || num("clearcoat").is_some_and(|c| c > 0.0);
+            !coated
+                && sel("family").is_some_and(|f| fams.contains(&f))
+                && num(key).is_some_and(|x| unit(x) as f64 > v)
+        }
     })
 }
 
@@ -277,7 +284,7 @@ mod tests {
     fn a_material_key_the_family_does_not_use_is_named() {
         let n = with_library(
             "[materials.a]\nfresnel_power = 3\n\
-             [materials.b]\nfamily = \"cord\"\nfresnel_power = 3\n\
+             [materials.b]\nfamily = \"bark\"\nfresnel_power = 3\n\
              [materials.c]\nmetalness = 1\nspecular = 0.2\n\
              [materials.d]\nmetalness = 0.5\nfresnel_power = 3\nspecular = 0.2\n",
         );
@@ -289,8 +296,8 @@ mod tests {
             ours,
             [
                 &(
-                    "materials.fresnel_power on family cord".to_string(),
-                    "fresnel_power = 3 has no effect: family \"cord\" reads it for its metal \
+                    "materials.fresnel_power on family bark".to_string(),
+                    "fresnel_power = 3 has no effect: family \"bark\" reads it for its metal \
                      part only, and metalness is 0"
                         .to_string()
                 ),
@@ -355,13 +362,13 @@ mod tests {
                 ),
             ])
         };
-        let written = placed("", "dispersion = 0.5\n");
-        let set = placed("[object.set]\n\"shiny.dispersion\" = 0.5\n", "");
+        let written = placed("", "subsurface = 0.5\n");
+        let set = placed("[object.set]\n\"shiny.subsurface\" = 0.5\n", "");
         assert_eq!(
             written,
             [(
-                "materials.dispersion".to_string(),
-                "materials.dispersion is not rendered yet".to_string()
+                "materials.subsurface".to_string(),
+                "materials.subsurface is not rendered yet".to_string()
             )]
         );
         assert_eq!(set, written);

@@ -1,6 +1,7 @@
 //! The loader's reading of glTF materials: metallic-roughness factors, texture slots with
 //! their samplers, TEXCOORD_n and KHR_texture_transform, and the extensions drawn
-//! (KHR_materials_emissive_strength, KHR_materials_ior). Everything a material holds that
+//! (KHR_materials_emissive_strength, KHR_materials_ior, KHR_materials_transmission,
+//! KHR_materials_volume; docs/materials.md, "glTF transmission"). Everything a material holds that
 //! the bake does not draw is named once per file, by topic (`Loader::name_once`), with the
 //! first material met.
 
@@ -14,8 +15,13 @@ use ::gltf::texture::MinFilter;
 
 /// The material extensions this version draws; any other in a material's `extensions` is
 /// named once per file.
-const DRAWN_MATERIAL_EXTENSIONS: &[&str] =
-    &["KHR_materials_emissive_strength", "KHR_materials_ior"];
+const DRAWN_MATERIAL_EXTENSIONS: &[&str] = &[
+    "KHR_materials_emissive_strength",
+    "KHR_materials_ior",
+    "KHR_materials_transmission",
+    "KHR_materials_volume",
+    "KHR_materials_dispersion",
+];
 
 /// The most texels one file's textures may decode to, summed over its images (1 GiB of RGBA8):
 /// the side limit alone would let a file of many large images exhaust memory.
@@ -118,6 +124,8 @@ impl<'a> Loader<'a> {
                 }
             }
         };
+        let (transmission, attenuation) = self.transmission(ext, &label);
+        let dispersion = self.dispersion(ext, transmission, metallic, &label);
         if let Some(obj) = ext.and_then(Value::as_object) {
             for name in obj.keys() {
                 if !DRAWN_MATERIAL_EXTENSIONS.contains(&name.as_str()) {
@@ -165,10 +173,101 @@ impl<'a> Loader<'a> {
             emissive_texture,
             normal_texture,
             ior,
+            transmission,
+            attenuation,
+            dispersion,
         });
         let slot = self.asset.materials.len() - 1;
         self.material_of.insert(index, slot);
         Ok(Some(slot))
+    }
+
+    /// KHR_materials_transmission's factor and KHR_materials_volume's absorption coefficient
+    /// (see [`GltfMaterial::transmission`], [`GltfMaterial::attenuation`]); what they hold that
+    /// is not drawn (their textures, a thin-walled transmitter) is named once per file.
+    fn transmission(&mut self, ext: Option<&Value>, label: &str) -> (f32, [f32; 3]) {
+        let Some(t) = ext.and_then(|e| e.get("KHR_materials_transmission")) else {
+            return (0.0, [0.0; 3]);
+        };
+        let transmission = unit(num(t.get("transmissionFactor"), 0.0), 0.0);
+        if t.get("transmissionTexture").is_some() {
+            self.name_once(
+                "transmissionTexture",
+                format!(
+                    "KHR_materials_transmission's transmissionTexture is not rendered yet \
+                     (first met on {label}); its transmissionFactor is drawn"
+                ),
+            );
+        }
+        let volume = ext.and_then(|e| e.get("KHR_materials_volume"));
+        let thickness = volume.map_or(0.0, |v| num(v.get("thicknessFactor"), 0.0));
+        let thick = thickness > 0.0;
+        if transmission > 0.0 && !thick {
+            self.name_once(
+                "thin-walled transmission",
+                format!(
+                    "a thin-walled transmitter (KHR_materials_transmission without \
+                     KHR_materials_volume's thickness, first met on {label}) is drawn as the \
+                     interface of a refracting body: thin walls are not rendered yet"
+                ),
+            );
+        }
+        let Some(v) = volume.filter(|_| thick) else {
+            return (transmission, [0.0; 3]);
+        };
+        if v.get("thicknessTexture").is_some() {
+            self.name_once(
+                "thicknessTexture",
+                format!(
+                    "KHR_materials_volume's thickness has no effect (first met on {label}): the \
+                     path tracer measures the distance travelled inside the body"
+                ),
+            );
+        }
+        let distance = num(v.get("attenuationDistance"), f32::INFINITY);
+        let color = v.get("attenuationColor").and_then(Value::as_array);
+        let channel = |i: usize| {
+            let c = color.and_then(|c| c.get(i));
+            unit(num(c, 1.0), 1.0).max(1e-4)
+        };
+        if distance.is_nan() || distance <= 0.0 || distance.is_infinite() {
+            return (transmission, [0.0; 3]);
+        }
+        let sigma = |i: usize| {
+            let s = -channel(i).ln() / distance;
+            if s.is_finite() {
+                s.max(0.0)
+            } else {
+                0.0
+            }
+        };
+        (transmission, [sigma(0), sigma(1), sigma(2)])
+    }
+
+    /// KHR_materials_dispersion's `dispersion` (see [`GltfMaterial::dispersion`]); on a material
+    /// that does not transmit fully or is metallic, named once per file as not drawn.
+    fn dispersion(
+        &mut self,
+        ext: Option<&Value>,
+        transmission: f32,
+        metallic: f32,
+        label: &str,
+    ) -> f32 {
+        let Some(d) = ext.and_then(|e| e.get("KHR_materials_dispersion")) else {
+            return 0.0;
+        };
+        let dispersion = num(d.get("dispersion"), 0.0).max(0.0);
+        if dispersion > 0.0 && (transmission < 1.0 || metallic > 0.0) {
+            self.name_once(
+                "partial dispersion",
+                format!(
+                    "KHR_materials_dispersion is not rendered yet on a material that is not \
+                     fully transmitting (transmissionFactor 1, metallicFactor 0; first met on \
+                     {label})"
+                ),
+            );
+        }
+        dispersion
     }
 
     /// The texture slot at JSON pointer `at` under the material (`raw`): its texture, sampler,

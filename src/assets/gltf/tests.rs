@@ -1227,3 +1227,104 @@ fn an_image_met_again_in_another_load_is_not_decoded_again() {
     assert!(Arc::ptr_eq(&normal(&a), &normal(&b)));
     assert!(!Arc::ptr_eq(&image(&a), &normal(&a)));
 }
+
+/// KHR_materials_transmission's factor and KHR_materials_volume's attenuation are read; their
+/// textures and a thin-walled transmitter are named once, and a volume without transmission
+/// or with an infinite distance absorbs nothing.
+#[test]
+fn transmission_and_volume_are_read() {
+    let png = two_texel_png();
+    let images = format!(
+        r#","textures":[{{"source":0}}],"images":[{{"uri":"data:image/png;base64,{}"}}]"#,
+        base64(&png)
+    );
+    let load = |material: &str| {
+        let (bin, json) = textured_triangle(material, &images, &[]);
+        let doc = format!(
+            r#"{json},"buffers":[{{"byteLength":{n},"uri":"data:application/octet-stream;base64,{b}"}}],
+            "bufferViews":[{{"buffer":0,"byteLength":{n}}}]}}"#,
+            n = bin.len(),
+            b = base64(&bin)
+        );
+        let f = write_temp(doc.as_bytes());
+        load_gltf(f.path(), None).unwrap_or_else(|e| panic!("{e}"))
+    };
+    let m = load(
+        r#"{"name":"amber","extensions":{"KHR_materials_transmission":{"transmissionFactor":0.75,
+        "transmissionTexture":{"index":0}},"KHR_materials_volume":{"thicknessFactor":0.1,
+        "attenuationDistance":2.0,"attenuationColor":[0.5,0.25,1.0],"thicknessTexture":{"index":0}}}}"#,
+    );
+    let a = &m.materials[0];
+    assert_eq!(a.transmission, 0.75);
+    let want = [0.5f32.ln() / -2.0, 0.25f32.ln() / -2.0, 0.0];
+    for (got, want) in a.attenuation.iter().zip(want) {
+        assert!((got - want).abs() < 1e-6, "{:?}", a.attenuation);
+    }
+    let count = |needle: &str| m.warnings.iter().filter(|w| w.contains(needle)).count();
+    assert_eq!(
+        count("transmissionTexture is not rendered yet"),
+        1,
+        "{:?}",
+        m.warnings
+    );
+    assert_eq!(count("thickness has no effect"), 1, "{:?}", m.warnings);
+    assert_eq!(m.warnings.len(), 2, "{:?}", m.warnings);
+    // Thin-walled (no volume): named; no attenuation.
+    let m = load(
+        r#"{"name":"pane","extensions":{"KHR_materials_transmission":{"transmissionFactor":1}}}"#,
+    );
+    assert_eq!(
+        (m.materials[0].transmission, m.materials[0].attenuation),
+        (1.0, [0.0; 3])
+    );
+    assert_eq!(
+        m.warnings
+            .iter()
+            .filter(|w| w.contains("thin walls are not rendered yet"))
+            .count(),
+        1,
+        "{:?}",
+        m.warnings
+    );
+    // An infinite distance, or a volume with no transmission: nothing absorbed.
+    let m = load(
+        r#"{"name":"clear","extensions":{"KHR_materials_transmission":{"transmissionFactor":0.5},
+        "KHR_materials_volume":{"thicknessFactor":1,"attenuationColor":[0.5,0.5,0.5]}}}"#,
+    );
+    assert_eq!(
+        (m.materials[0].transmission, m.materials[0].attenuation),
+        (0.5, [0.0; 3])
+    );
+    assert!(m.warnings.is_empty(), "{:?}", m.warnings);
+    let m = load(
+        r#"{"name":"solid","extensions":{"KHR_materials_volume":{"thicknessFactor":1,
+        "attenuationDistance":1,"attenuationColor":[0.5,0.5,0.5]}}}"#,
+    );
+    assert_eq!(
+        (m.materials[0].transmission, m.materials[0].attenuation),
+        (0.0, [0.0; 3])
+    );
+    // KHR_materials_dispersion: read; named where the material does not transmit fully.
+    let m = load(
+        r#"{"name":"prism","pbrMetallicRoughness":{"metallicFactor":0},"extensions":{
+        "KHR_materials_transmission":{"transmissionFactor":1},"KHR_materials_dispersion":{"dispersion":0.5},
+        "KHR_materials_volume":{"thicknessFactor":1}}}"#,
+    );
+    assert_eq!(m.materials[0].dispersion, 0.5);
+    assert!(m.warnings.is_empty(), "{:?}", m.warnings);
+    let m = load(
+        r#"{"name":"half","pbrMetallicRoughness":{"metallicFactor":0},"extensions":{
+        "KHR_materials_transmission":{"transmissionFactor":0.5},"KHR_materials_dispersion":{"dispersion":0.5},
+        "KHR_materials_volume":{"thicknessFactor":1}}}"#,
+    );
+    assert_eq!(m.materials[0].dispersion, 0.5);
+    assert_eq!(
+        m.warnings
+            .iter()
+            .filter(|w| w.contains("KHR_materials_dispersion is not rendered yet"))
+            .count(),
+        1,
+        "{:?}",
+        m.warnings
+    );
+}

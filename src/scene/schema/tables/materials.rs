@@ -22,7 +22,7 @@ pub const FAMILIES: &[&str] = &[
 /// `bark`); every other family renders as `plain` with a note.
 pub const DRAWN_FAMILIES: &[&str] = &[
     "plain", "paper", "plaster", "stone", "cloth", "metal", "occluder", "petal", "leaf", "bark",
-    "wood", "lacquer", "glass", "liquid", "emissive", "chrome",
+    "cord", "wood", "lacquer", "glass", "liquid", "emissive", "chrome",
 ];
 /// The conductors: reflectance is `base`, nothing is transmitted.
 const CONDUCTORS: &[&str] = &["metal", "chrome"];
@@ -34,20 +34,25 @@ const EMISSIVE: &[&str] = &["emissive"];
 /// The holdout.
 const OCCLUDER: &[&str] = &["occluder"];
 const HOLDOUT: &str = "has no effect: {family} is a holdout, drawn as nothing";
-/// The families with no specular layer (the rough diffuse EON and the cloth's sheen; under a
-/// coat, plain).
-const ROUGH_DIFFUSE: &[&str] = &["plaster", "stone", "cloth"];
+/// The families with no specular layer (the rough diffuse EON and the sheen of cloth and
+/// cord; under a coat, plain).
+const ROUGH_DIFFUSE: &[&str] = &["plaster", "stone", "cloth", "cord"];
 const EON: &str = "has no effect: {family} has no specular layer unless coated";
-/// Every family but cloth: no sheen.
+/// Every family but cloth and cord: no sheen.
 const NO_SHEEN: &[&str] = &[
-    "plain", "paper", "plaster", "stone", "metal", "occluder", "petal", "leaf", "bark", "cord",
-    "wood", "lacquer", "glass", "liquid", "emissive", "chrome",
+    "plain", "paper", "plaster", "stone", "metal", "occluder", "petal", "leaf", "bark", "wood",
+    "lacquer", "glass", "liquid", "emissive", "chrome",
 ];
-/// The families that enclose no medium.
+/// The families that enclose no medium (`plain`, `wood` and `bark` do where they transmit).
 const NO_MEDIUM: &[&str] = &[
-    "plain", "paper", "plaster", "stone", "cloth", "metal", "occluder", "petal", "leaf", "bark",
-    "cord", "wood", "lacquer", "emissive", "chrome",
+    "paper", "plaster", "stone", "cloth", "metal", "occluder", "petal", "leaf", "cord", "lacquer",
+    "emissive", "chrome",
 ];
+/// The families drawn with `plain`'s own model when uncoated: transmission is drawn on them
+/// (`materials::Translucent`).
+const TRANSLUCENT: &[&str] = &["plain", "wood", "bark"];
+/// Where `transmission` is not drawn on a family drawn with `plain`'s model.
+const NO_TRANSMISSION: &str = "is not rendered yet on {family}: transmission is drawn on the bodies \"glass\" and \"liquid\", the sheets \"paper\", \"petal\" and \"leaf\", and the uncoated families \"plain\", \"wood\" and \"bark\"";
 const LACQUER: &[&str] = &["lacquer"];
 /// The families drawn with `plain`'s model: every family but the conductors, the dielectric
 /// bodies, the sheets and `emissive` (`lacquer` is `plain` under a coat at full weight).
@@ -60,9 +65,9 @@ const DIELECTRIC: &str = "has no effect: {family} is a dielectric of index ior";
 const NO_COAT: &str = "has no effect: {family} has no clear coat";
 
 /// The families whose film is drawn: the uncoated `plain` model and the conductors.
-const FILMED: &str = "is not rendered yet on {family}: a thin film is drawn on the uncoated families \"plain\", \"wood\", \"bark\", \"cord\", \"metal\" and \"chrome\"";
+const FILMED: &str = "is not rendered yet on {family}: a thin film is drawn on the uncoated families \"plain\", \"wood\", \"bark\", \"metal\" and \"chrome\"";
 /// Where a thin film (`thin_film`, `thin_film_ior`, `thin_film_amount`) is not drawn.
-const FILM_CASES: [Unread; 6] = [
+const FILM_CASES: [Unread; 7] = [
     Unread {
         when: When::Is("family", OCCLUDER),
         agrees: None,
@@ -93,6 +98,11 @@ const FILM_CASES: [Unread; 6] = [
         agrees: None,
         why: FILMED,
     },
+    Unread {
+        when: When::Over(TRANSLUCENT, "transmission", 0.0),
+        agrees: None,
+        why: "is not rendered yet on {family} with transmission: a thin film is drawn on opaque surfaces",
+    },
 ];
 
 /// `[materials.<name>]`.
@@ -103,6 +113,11 @@ pub static MATERIAL: TableSchema = entry(
         k("base", V3).dv(HALF3).u("linear RGB").m("the albedo, or a conductor's reflectance").clamp(within(0.0, 1.0)),
         k("roughness", NUM).d(0.5).m("the microfacet roughness; α = roughness²").clamp(within(0.0, 1.0))
             .unread(&[
+                Unread {
+                    when: When::Over(GLASS, "thickness", 0.0),
+                    agrees: None,
+                    why: "is not rendered yet on a thin-walled {family} (thickness > 0): its faces are drawn smooth",
+                },
                 Unread { when: When::Is("family", OCCLUDER), agrees: None, why: HOLDOUT },
                 Unread { when: When::Is("family", SHEETS), agrees: None, why: SHEET },
                 Unread { when: When::Is("family", EMISSIVE), agrees: None, why: BLACK },
@@ -175,7 +190,7 @@ pub static MATERIAL: TableSchema = entry(
                 Unread {
                     when: When::Is("family", NO_SHEEN),
                     agrees: None,
-                    why: "is not rendered yet on {family}: only family \"cloth\" draws a sheen",
+                    why: "is not rendered yet on {family}: only the families \"cloth\" and \"cord\" draw a sheen",
                 },
             ]),
         k("transmission", NUM).d(0.0).m("the share of light transmitted")
@@ -193,10 +208,12 @@ pub static MATERIAL: TableSchema = entry(
                 },
                 Unread { when: When::Is("family", EMISSIVE), agrees: None, why: BLACK },
                 Unread {
-                    when: When::Is("family", PLAIN_DRAWN),
+                    when: When::At(TRANSLUCENT, "metalness", 1.0),
                     agrees: None,
-                    why: "is not rendered yet on {family}: only the families \"glass\", \"liquid\", \"paper\", \"petal\" and \"leaf\" transmit",
+                    why: "has no effect: {family} at metalness 1 is a conductor and does not transmit",
                 },
+                Unread { when: When::Coated(PLAIN_DRAWN), agrees: None, why: NO_TRANSMISSION },
+                Unread { when: When::Uncoated(ROUGH_DIFFUSE), agrees: None, why: NO_TRANSMISSION },
             ]),
         k("ior", NUM).d(1.5).m("the index of refraction")
             .clamp(within(1.0, 4.0))
@@ -215,30 +232,88 @@ pub static MATERIAL: TableSchema = entry(
                     why: "has no effect: {family}'s reflectance at normal incidence is specular, and it has no clear coat",
                 },
             ]),
-        k("dispersion", NUM).d(0.0).m("the spread of the index over wavelength").uses(Use::NotYet),
-        k("thickness", NUM).d(0.0).u("scene units").m("a thin-walled transmitter's thickness").uses(Use::NotYet),
+        k("dispersion", NUM).d(0.0).m("the spread of the index over wavelength: 20/V, V the Abbe number").clamp(within(0.0, 20.0))
+            .unread(&[
+                Unread { when: When::Is("family", OCCLUDER), agrees: None, why: HOLDOUT },
+                Unread {
+                    when: When::Coated(GLASS),
+                    agrees: None,
+                    why: "is not rendered yet on {family} under a clear coat: dispersion is drawn on the uncoated bodies",
+                },
+                Unread {
+                    when: When::Over(GLASS, "thickness", 0.0),
+                    agrees: None,
+                    why: "has no effect: a thin-walled {family} (thickness > 0) does not bend light",
+                },
+                Unread {
+                    when: When::Is("family", TRANSLUCENT),
+                    agrees: None,
+                    why: "is not rendered yet on {family}: dispersion is drawn on the bodies \"glass\" and \"liquid\"",
+                },
+                Unread {
+                    when: When::Is("family", NO_MEDIUM),
+                    agrees: None,
+                    why: "has no effect: {family} refracts no light",
+                },
+            ]),
+        k("thickness", NUM).d(0.0).u("scene units").m("a thin-walled transmitter's thickness").clamp(ge(0.0))
+            .unread(&[
+                Unread { when: When::Is("family", OCCLUDER), agrees: None, why: HOLDOUT },
+                Unread {
+                    when: When::Coated(GLASS),
+                    agrees: None,
+                    why: "is not rendered yet on {family} under a clear coat: thin walls are drawn on the uncoated bodies",
+                },
+                Unread {
+                    when: When::Is("family", TRANSLUCENT),
+                    agrees: None,
+                    why: "is not rendered yet on {family}: thin walls are drawn on the bodies \"glass\" and \"liquid\"",
+                },
+                Unread {
+                    when: When::Is("family", NO_MEDIUM),
+                    agrees: None,
+                    why: "has no effect: {family} is not a dielectric body",
+                },
+            ]),
         k("subsurface", NUM).d(0.0).m("the subsurface scattering's weight").uses(Use::NotYet),
         k("subsurface_tint", V3).dv(ONE3).u("linear RGB").m("the subsurface scattering's colour").uses(Use::NotYet),
         k("absorption", NUM).d(0.0).u("per scene unit").m("the absorption inside a transmitting body: base is reached after 1/absorption")
-            .unread(&[Unread {
-                when: When::Is("family", NO_MEDIUM),
-                agrees: None,
-                why: "has no effect: {family} encloses no medium",
-            }]),
+            .unread(&[
+                Unread {
+                    when: When::Is("family", NO_MEDIUM),
+                    agrees: None,
+                    why: "has no effect: {family} encloses no medium",
+                },
+                Unread {
+                    when: When::Coated(TRANSLUCENT),
+                    agrees: None,
+                    why: "has no effect: {family} under a clear coat does not transmit, and encloses no medium",
+                },
+                Unread {
+                    when: When::At(TRANSLUCENT, "transmission", 0.0),
+                    agrees: None,
+                    why: "has no effect: {family} encloses no medium at transmission 0",
+                },
+                Unread {
+                    when: When::At(TRANSLUCENT, "metalness", 1.0),
+                    agrees: None,
+                    why: "has no effect: {family} at metalness 1 does not transmit, and encloses no medium",
+                },
+            ]),
         k("thin_film", NUM).d(0.0).u("nm").m("the thin film's thickness").clamp(within(0.0, 20000.0))
             .unread(&[
-                FILM_CASES[0], FILM_CASES[1], FILM_CASES[2], FILM_CASES[3], FILM_CASES[4], FILM_CASES[5],
+                FILM_CASES[0], FILM_CASES[1], FILM_CASES[2], FILM_CASES[3], FILM_CASES[4], FILM_CASES[5], FILM_CASES[6],
                 Unread { when: When::At(FAMILIES, "thin_film_amount", 0.0), agrees: None, why: "has no effect: thin_film_amount is 0" },
             ]),
         k("thin_film_ior", NUM).d(1.5).m("the thin film's index of refraction").clamp(within(1.0, 4.0))
             .unread(&[
-                FILM_CASES[0], FILM_CASES[1], FILM_CASES[2], FILM_CASES[3], FILM_CASES[4], FILM_CASES[5],
+                FILM_CASES[0], FILM_CASES[1], FILM_CASES[2], FILM_CASES[3], FILM_CASES[4], FILM_CASES[5], FILM_CASES[6],
                 Unread { when: When::At(FAMILIES, "thin_film", 0.0), agrees: None, why: "has no effect: thin_film (the film's thickness) is 0" },
                 Unread { when: When::At(FAMILIES, "thin_film_amount", 0.0), agrees: None, why: "has no effect: thin_film_amount is 0" },
             ]),
         k("thin_film_amount", NUM).d(0.0).m("the thin film's weight").clamp(within(0.0, 1.0))
             .unread(&[
-                FILM_CASES[0], FILM_CASES[1], FILM_CASES[2], FILM_CASES[3], FILM_CASES[4], FILM_CASES[5],
+                FILM_CASES[0], FILM_CASES[1], FILM_CASES[2], FILM_CASES[3], FILM_CASES[4], FILM_CASES[5], FILM_CASES[6],
                 Unread { when: When::At(FAMILIES, "thin_film", 0.0), agrees: None, why: "has no effect: thin_film (the film's thickness) is 0" },
             ]),
         k("emission", V3).dv(ZERO3).u("W·m⁻²·sr⁻¹, linear RGB").m("the radiance leaving the front face").clamp(ge(0.0)),
