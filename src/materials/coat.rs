@@ -13,10 +13,10 @@
 //! ```
 //!
 //! `E_c` comes from `plain`'s table, an upper bound of the coat lobe's albedo `E_lobe`; the
-//! horizon lobe ([`CoatLayer::horizon_lobe`]) gives back the difference, which reaches 0.02
+//! horizon lobe (`CoatLayer::horizon_lobe`) gives back the difference, which reaches 0.02
 //! near the horizon for smooth coats (measured per coat at construction).
 //!
-//! `E_c` is the coat's directional albedo (the `plain` layer's table, [`super::albedo`], at
+//! `E_c` is the coat's directional albedo (the `plain` layer's table, `materials::albedo`, at
 //! the coat's roughness and F0), so `T` is what the coat lets through, both ways. The base's
 //! lobes are weighted by how they move energy between angles:
 //! - its separable lobes, `plain`'s diffuse `∝ a_d(μo) a_d(μi)` with `a_d = 1 − E_plain` and

@@ -7,7 +7,7 @@
 //! glass and loses no energy.
 //!
 //! **The coat** (weight `w`, roughness `clearcoat_roughness`, index the glass's own `ior`) is
-//! the [`CoatLayer`] that `lacquer` puts over `plain`, here on the outside face (+Z) only:
+//! the `CoatLayer` that `lacquer` puts over `plain`, here on the outside face (+Z) only:
 //!
 //! ```text
 //! both outside:  f = f_coat + min(T(μo), T(μi)) f_g + L(μo) L(μi) / (π ∫ L 2μ dμ) + f_horizon
@@ -28,12 +28,12 @@
 //!   inside reflection (tinted twice: out through the interface and back in). It is a
 //!   broad lobe where the coat's reflection of a smooth glass would be a mirror image; it is
 //!   at most `w` of what leaves the glass.
-//! - `f_horizon` is the coat's own horizon lobe ([`CoatLayer::horizon_lobe`]), as under
+//! - `f_horizon` is the coat's own horizon lobe (`CoatLayer::horizon_lobe`), as under
 //!   `lacquer`.
 //! - Every weight is symmetric in the pair, or a function of the one outside direction of a
 //!   crossing, so reflection stays reciprocal and transmission keeps the interface's
 //!   generalised reciprocity.
-//! - `L` and `K` are tabulated per material by [`Dielectric::weighted_power`] (exact for a
+//! - `L` and `K` are tabulated per material by `Dielectric::weighted_power` (exact for a
 //!   smooth interface): `L` over `√μ` as `Coated`'s, `K` over the signed cosine outside that
 //!   the inside direction refracts to (negative beyond the critical angle), with a node at the
 //!   critical angle, where a smooth interface's `K` has its kink.

@@ -75,7 +75,7 @@ fn join(a: &str, b: &str) -> String {
     }
 }
 
-/// The generated key table, [`BEGIN`] and [`END`] included, as `docs/scene.md` holds it.
+/// The generated key table, `BEGIN` and `END` included, as `docs/scene.md` holds it.
 pub fn key_table() -> String {
     let mut out = String::new();
     let mut counts = [0usize; 4];

@@ -326,7 +326,7 @@ pub struct Unread {
     /// A value that agrees with the case (a family at full weight takes 1 as well as the
     /// default), so needs no note.
     pub agrees: Option<f64>,
-    /// Why, after "<key> = <value> "; `{family}` stands for `family "<name>"`.
+    /// Why, after `"<key> = <value> "`; `{family}` stands for `family "<name>"`.
     pub why: &'static str,
 }
 
