@@ -218,6 +218,18 @@ fn bin_indices(f: Vec3A, last: Vec3A) -> [u32; 4] {
     }
 }
 
+/// Leaf blocks `⌈n/m⌉` of `n` primitives in leaves of up to `m` (≥ 1). The leaf sizes the
+/// builds use (1, 2, 4) divide by a shift: a division per bin and axis was a tenth of a large
+/// build. The same integers as `div_ceil` either way.
+#[inline(always)]
+fn leaf_blocks(n: u32, m: u32) -> u32 {
+    if m.is_power_of_two() {
+        (n >> m.trailing_zeros()) + u32::from(n & (m - 1) != 0)
+    } else {
+        n.div_ceil(m)
+    }
+}
+
 /// The box and the centroid box (centre2 units) of `prims`.
 fn bounds_of(prims: &[Aabb]) -> (Aabb, Aabb) {
     let mut bb = Aabb::EMPTY;
@@ -281,16 +293,7 @@ fn sah_split(
     }
     // Cost of a side: its area times its number of leaf blocks (a block of up to `max_leaf`
     // primitives costs one SIMD pass, whatever its fill).
-    // Leaf sizes of 1, 2 and 4 (all the builds use) divide by a shift: a division per bin
-    // and axis was a tenth of a large build. The same integers either way.
-    let (m, shift) = (max_leaf as u32, max_leaf.trailing_zeros());
-    let blocks = |n: u32| {
-        if m.is_power_of_two() {
-            ((n >> shift) + u32::from(n & (m - 1) != 0)) as f32
-        } else {
-            n.div_ceil(m) as f32
-        }
-    };
+    let blocks = |n: u32| leaf_blocks(n, max_leaf as u32) as f32;
     let mut best: Option<(f32, usize, usize)> = None;
     for k in 0..3 {
         if scale[k] == 0.0 {
@@ -528,6 +531,15 @@ mod tests {
             seen.sort_unstable();
             assert_eq!(seen, ids, "spread {spread}");
             assert!(w.leaves.iter().all(|&(_, n)| (1..=4).contains(&n)));
+        }
+    }
+
+    #[test]
+    fn leaf_blocks_is_div_ceil() {
+        for m in 1..=4u32 {
+            for n in (0..5000u32).chain([u32::MAX - 4, u32::MAX - 1, u32::MAX]) {
+                assert_eq!(leaf_blocks(n, m), n.div_ceil(m), "n = {n}, m = {m}");
+            }
         }
     }
 }
