@@ -25,8 +25,8 @@ pub use guiding::{Guide, QuadTree, Training};
 pub use light_groups::{LightGroups, LightSource, MAX_LIGHT_GROUPS};
 
 pub use render::{
-    render, render_observed, render_plan_with, render_planned, render_with, NoProgress, Observer,
-    Plan, Progress, Rendered, DEFAULT_MIN_SPP, TILE,
+    render, render_observed, render_plan_with, render_planned, render_with, v3_available,
+    NoProgress, Observer, Plan, Progress, Rendered, DEFAULT_MIN_SPP, TILE,
 };
 
 use glam::Vec3;
@@ -105,6 +105,9 @@ pub struct PathTracer<'w> {
     footprint: Option<attributes::CameraFootprint>,
     /// The learnt incident radiance rough vertices sample from (`--guiding`), if any.
     guide: Option<Guide>,
+    /// Run the path loop's baseline copy even where the CPU runs the x86-64-v3 one (tests
+    /// compare the two; render.rs, `LoopLevel`).
+    baseline_loop: bool,
 }
 
 /// One camera sample's outcome.
@@ -165,7 +168,20 @@ impl<'w> PathTracer<'w> {
             light_choice,
             footprint: None,
             guide: None,
+            baseline_loop: false,
         }
+    }
+
+    /// This tracer with the render loop on its baseline copy whatever the CPU (the bytes are
+    /// the same on every copy; for tests and benchmarks of that).
+    pub fn with_baseline_loop(mut self) -> PathTracer<'w> {
+        self.baseline_loop = true;
+        self
+    }
+
+    /// Whether [`Self::with_baseline_loop`] asked for the baseline copy of the loop.
+    pub fn baseline_loop(&self) -> bool {
+        self.baseline_loop
     }
 
     /// The point-independent distribution over `scene.lights` next-event estimation starts
@@ -247,6 +263,8 @@ impl PathTracer<'_> {
     /// loop traces camera rays in coherent packets and continues each path from here. The
     /// path's non-specular vertices are told to `trail` (the guide's training records them;
     /// the render's `()` compiles to nothing).
+    // Inlined into each copy of the render loop, so that each is compiled for its features.
+    #[inline(always)]
     fn li_met<T: Trail>(
         &self,
         sampler: &PixelSampler,

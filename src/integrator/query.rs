@@ -196,6 +196,7 @@ impl PathTracer<'_> {
         }
     }
 
+    #[inline(always)]
     fn occluded(&self, ray: &Ray) -> bool {
         let blocked = if self.scene.cuts.is_empty() {
             self.scene.accel.any_hit(ray, mask::CASTS, |_| true)
@@ -210,6 +211,7 @@ impl PathTracer<'_> {
     /// glass blocks like anything else; with it, each glass surface crossed multiplies by
     /// [`Glass::shadow_transmittance`](crate::materials::Glass::shadow_transmittance) (the
     /// product does not depend on the order the tree reports the crossings in).
+    #[inline(always)]
     pub(super) fn shadow(&self, ray: &Ray) -> Option<(Vec3, bool)> {
         if !self.scene.transmissive_shadows {
             return (!self.occluded(ray)).then_some((Vec3::ONE, false));
@@ -276,6 +278,9 @@ impl PathTracer<'_> {
         ((p[1] - p[0]).cross(p[2] - p[0]) * o).normalize_or_zero()
     }
 
+    // Inlined into each copy of the render loop (render.rs, `LoopLevel`): its transforms and
+    // normalisations are a tenth of a Cornell sample's instructions.
+    #[inline(always)]
     pub(super) fn surface(&self, hit: &Hit, ray: &Ray) -> Surface {
         let inst = &self.scene.accel.instances()[hit.instance as usize];
         let info = &self.scene.instances[hit.instance as usize];

@@ -203,6 +203,7 @@ pub fn render_observed(
             active: vec![true; (rect.w * rect.h) as usize],
         })
         .collect();
+    let level = LoopLevel::for_tracer(tracer);
     let mut from = 0u32;
     let mut stopped_by_time_limit = false;
     let mut interrupted = false;
@@ -232,7 +233,8 @@ pub fn render_observed(
                         continue;
                     }
                     let pixel = [x, y];
-                    render_samples(
+                    render_pixel(
+                        level,
                         tracer,
                         camera,
                         &sampler,
@@ -312,9 +314,129 @@ pub fn render_observed(
     }
 }
 
+/// Which compiled copy of the path loop a render runs (docs/performance.md, step 9). The
+/// crate is compiled for baseline x86-64; the loop is compiled a second time for x86-64-v3
+/// (AVX2, FMA, BMI1/2, LZCNT, POPCNT and SSE4.2 on 256-bit VEX registers), chosen at run time.
+/// Both copies perform the same IEEE operations in the same order (Rust never fuses a multiply
+/// and an add on its own, and the crate calls no `mul_add`), and call the same out-of-line
+/// functions, so a render gives the same bytes on either: `tests/loop_levels.rs`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum LoopLevel {
+    /// The copy compiled for the crate's target, on every CPU.
+    Baseline,
+    /// The copy compiled for x86-64-v3, where the CPU has every feature it needs.
+    #[cfg(target_arch = "x86_64")]
+    V3,
+}
+
+impl LoopLevel {
+    /// The fastest copy this CPU runs, unless `tracer` asks for the baseline one.
+    fn for_tracer(tracer: &PathTracer<'_>) -> LoopLevel {
+        #[cfg(target_arch = "x86_64")]
+        if !tracer.baseline_loop() && v3_available() {
+            return LoopLevel::V3;
+        }
+        let _ = tracer;
+        LoopLevel::Baseline
+    }
+}
+
+/// Whether the running CPU runs the render loop's x86-64-v3 copy: never off x86-64.
+#[cfg(not(target_arch = "x86_64"))]
+pub fn v3_available() -> bool {
+    false
+}
+
+/// Whether the running CPU runs the render loop's x86-64-v3 copy (AVX2, FMA, BMI1/2, LZCNT,
+/// POPCNT, SSE4.2; run-time detection, cached by the standard library). Where it does not,
+/// every render takes the baseline copy, with the same bytes.
+#[cfg(target_arch = "x86_64")]
+pub fn v3_available() -> bool {
+    std::arch::is_x86_feature_detected!("avx2")
+        && std::arch::is_x86_feature_detected!("fma")
+        && std::arch::is_x86_feature_detected!("bmi1")
+        && std::arch::is_x86_feature_detected!("bmi2")
+        && std::arch::is_x86_feature_detected!("lzcnt")
+        && std::arch::is_x86_feature_detected!("popcnt")
+        && std::arch::is_x86_feature_detected!("sse4.2")
+}
+
+/// [`render_samples`] on the copy of the loop `level` names.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn render_pixel(
+    level: LoopLevel,
+    tracer: &PathTracer<'_>,
+    camera: &Camera,
+    sampler: &Sampler,
+    pixel: [u32; 2],
+    range: std::ops::Range<u32>,
+    state: &mut TileState,
+    groups: Option<&LightGroups>,
+    counters: &mut Counters,
+) {
+    match level {
+        LoopLevel::Baseline => render_samples_baseline(
+            tracer, camera, sampler, pixel, range, state, groups, counters,
+        ),
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `LoopLevel::V3` is chosen only where `v3_available()` said the CPU has
+        // every feature the copy is compiled with.
+        LoopLevel::V3 => unsafe {
+            render_samples_v3(
+                tracer, camera, sampler, pixel, range, state, groups, counters,
+            )
+        },
+    }
+}
+
+/// The path loop compiled for the crate's target.
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn render_samples_baseline(
+    tracer: &PathTracer<'_>,
+    camera: &Camera,
+    sampler: &Sampler,
+    pixel: [u32; 2],
+    range: std::ops::Range<u32>,
+    state: &mut TileState,
+    groups: Option<&LightGroups>,
+    counters: &mut Counters,
+) {
+    render_samples(
+        tracer, camera, sampler, pixel, range, state, groups, counters,
+    )
+}
+
+/// The path loop compiled for x86-64-v3: everything [`render_samples`] inlines (the path
+/// loop, the sampler, the BSDF frame, the shading point) is compiled again with these
+/// features.
+///
+/// # Safety
+/// The CPU must have every feature enabled here ([`v3_available`]).
+#[cfg(target_arch = "x86_64")]
+#[allow(clippy::too_many_arguments)]
+#[target_feature(enable = "avx2,fma,bmi1,bmi2,lzcnt,popcnt,sse4.2")]
+#[inline(never)]
+unsafe fn render_samples_v3(
+    tracer: &PathTracer<'_>,
+    camera: &Camera,
+    sampler: &Sampler,
+    pixel: [u32; 2],
+    range: std::ops::Range<u32>,
+    state: &mut TileState,
+    groups: Option<&LightGroups>,
+    counters: &mut Counters,
+) {
+    render_samples(
+        tracer, camera, sampler, pixel, range, state, groups, counters,
+    )
+}
+
 /// Samples `range` of `pixel` into the tile, the camera rays of up to [`CAMERA_PACKET`]
 /// consecutive samples traced together; each path then goes on alone, samples in order.
 #[allow(clippy::too_many_arguments)]
+#[inline(always)]
 fn render_samples(
     tracer: &PathTracer<'_>,
     camera: &Camera,

@@ -117,6 +117,7 @@ impl Light {
     }
 
     /// Samples a direction towards the light from `p`; `u` in [0,1)².
+    #[inline]
     pub fn sample_li(&self, p: Vec3, u: Vec2) -> Option<LightSample> {
         match self {
             Light::Point {
