@@ -9,6 +9,7 @@ One glass or metal ball of radius 0.5, centre 0.9 above a checkered diffuse grou
                            no point light: its caustic through rough glass (sampled by
                            light sampling at the ball's far side) is too noisy for a test
   metal_rough.scene.toml   family "metal", roughness 0.5 (alpha 0.25), F0 gold
+  sheen_cloth.scene.toml   family "cloth", sheen 1, roughness 0.7 (Charlie alpha 0.49), red base
   metal_plain.scene.toml   the same ball as `plain` with metalness 1 (Schlick GGX with
                            Kulla-Conty multiple scattering, as `metal` is specified): renders
                            today, against the metal reference
@@ -165,6 +166,10 @@ BALLS = {
         "amber_glass",
         "smooth amber glass, ior 1.5, Beer-Lambert absorption inside (base at depth 1/absorption)",
     ),
+    "sheen_cloth": (
+        "velvet",
+        "cloth (Charlie sheen, weight 1, alpha 0.49, over a Lambertian base coupled by its albedo)",
+    ),
     "sheet_thin": (
         "thin_paper",
         "thin paper (diffuse reflection and diffuse transmission), lit from behind",
@@ -244,6 +249,14 @@ def materials_toml() -> str:
         family="paper",
         base=[0.9, 0.8, 0.6],
         transmission=0.4,
+    )
+    mat(
+        "velvet",
+        "cloth: Charlie sheen of weight `sheen`, alpha = roughness^2, over a Lambertian base",
+        family="cloth",
+        base=[0.55, 0.2, 0.25],
+        sheen=1.0,
+        roughness=0.7,
     )
     return "\n".join(lines)
 

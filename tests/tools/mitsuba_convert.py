@@ -29,7 +29,14 @@ The mapping (docs/references.md says why each choice was made):
   medium of sigma_t = −absorption·ln(base), albedo 0 (the integrator is then `volpath`).
   `liquid` is the same, its ior, roughness and base written. `paper`, `petal` and `leaf`
   are `pfx_sheet` (registered here: Lambertian reflection (1 − transmission)·base and
-  Lambertian transmission transmission·base; Mitsuba 3.9 ships no `difftrans`).
+  Lambertian transmission transmission·base; Mitsuba 3.9 ships no `difftrans`). `cloth` is
+  `pfx_sheen` (registered here: our cloth model written again, its albedo tables by its own
+  quadrature, sampled by the cosine; docs/references.md). An object without `material` takes
+  each primitive's glTF material, converted where it is Lambertian (metallic 0,
+  KHR_materials_ior 1): `diffuse` of baseColorFactor or a NEAREST/REPEAT `bitmap` of its
+  baseColorTexture (sRGB), inside a `normalmap` for a normalTexture of scale 1, all inside
+  `twosided` (ours reflects on both faces); TEXCOORD_0 is written to the PLY as (u, v)
+  unchanged.
   `emission` adds an `area` emitter of that radiance. Any other material is refused by name.
 - Lights: a point `[[light]]` (radius 0) is `point` of intensity color·intensity (W/sr); an
   `[[emitter]]` is a `sphere` with an `area` emitter of radiance color·intensity/(π r²) and a
@@ -125,6 +132,13 @@ def node_matrix(node):
 def glb_triangles(path: Path, node_name):
     """(positions, normals or None, faces) pieces of the node (or the default scene's roots),
     in the node's space: one piece per primitive, each with its node matrix applied."""
+    return [(p["pos"], p["nrm"], p["faces"]) for p in glb_primitives(path, node_name)[2]]
+
+
+def glb_primitives(path: Path, node_name):
+    """The file's (glTF document, binary chunk, pieces): one piece per primitive of the node
+    (or the default scene's roots), a dict of `pos`, `nrm` (or None), `uv` (TEXCOORD_0 or None),
+    `faces` and `material` (the primitive's material index or None), in the node's space."""
     doc, binary = read_glb(path)
     nodes = doc.get("nodes", [])
     if node_name is None:
@@ -146,10 +160,14 @@ def glb_triangles(path: Path, node_name):
             for prim in doc["meshes"][node["mesh"]]["primitives"]:
                 if prim.get("mode", 4) != 4:
                     raise ValueError(f"{path}: only triangle lists are converted")
-                pos = accessor(doc, binary, prim["attributes"]["POSITION"]).astype(float)
+                attrs = prim["attributes"]
+                pos = accessor(doc, binary, attrs["POSITION"]).astype(float)
                 nrm = None
-                if "NORMAL" in prim["attributes"]:
-                    nrm = accessor(doc, binary, prim["attributes"]["NORMAL"]).astype(float)
+                if "NORMAL" in attrs:
+                    nrm = accessor(doc, binary, attrs["NORMAL"]).astype(float)
+                uv = None
+                if "TEXCOORD_0" in attrs:
+                    uv = accessor(doc, binary, attrs["TEXCOORD_0"]).astype(float)
                 if "indices" in prim:
                     idx = accessor(doc, binary, prim["indices"]).astype(np.uint32)
                 else:
@@ -163,20 +181,28 @@ def glb_triangles(path: Path, node_name):
                 faces = idx.reshape(-1, 3)
                 if np.linalg.det(m[:3, :3]) < 0:
                     faces = faces[:, ::-1]
-                pieces.append((pos, nrm, faces))
+                pieces.append({"pos": pos, "nrm": nrm, "uv": uv, "faces": faces,
+                               "material": prim.get("material")})
         for c in node.get("children", []):
             stack.append((c, m))
-    return pieces
+    return doc, binary, pieces
 
 
-def write_ply(path: Path, pos, nrm, faces):
+def write_ply(path: Path, pos, nrm, faces, uv=None):
+    """A binary PLY of the triangles, with vertex normals and texture coordinates where given
+    (glTF's (u, v) written unchanged: Mitsuba's bitmap reads v = 0 at the image's first row,
+    as glTF does)."""
     has_n = nrm is not None
     header = ["ply", "format binary_little_endian 1.0", f"element vertex {len(pos)}"]
     header += [f"property float {a}" for a in "xyz"]
     if has_n:
         header += [f"property float {a}" for a in ("nx", "ny", "nz")]
+    if uv is not None:
+        header += [f"property float {a}" for a in ("u", "v")]
     header += [f"element face {len(faces)}", "property list uchar int vertex_indices", "end_header"]
     verts = np.c_[pos, nrm] if has_n else pos
+    if uv is not None:
+        verts = np.c_[verts, uv]
     with open(path, "wb") as f:
         f.write(("\n".join(header) + "\n").encode())
         f.write(verts.astype("<f4").tobytes())
@@ -284,7 +310,189 @@ def convert_material(name, m):
         for k, v in zip(("r0", "r1", "r2", "t0", "t1", "t2"), r + tt):
             d[k] = v
         return d
+    if family == "cloth":
+        if "sheen" not in m or "roughness" not in m or "base" not in m:
+            raise ValueError(f"material {name}: write a cloth's sheen, roughness and base")
+        for k in ("clearcoat", "transmission", "metalness", "emission"):
+            if k in m:
+                raise ValueError(f"material {name}: {k} on cloth is not converted")
+        d = {"type": "pfx_sheen", "sheen": float(m["sheen"]), "roughness": roughness}
+        for k, v in zip(("b0", "b1", "b2"), base):
+            d[k] = float(v)
+        return d
     raise ValueError(f"material {name}: family {family!r} with these keys is not converted")
+
+
+def gltf_image(doc, binary, tex_index, tmp: Path, raw: bool):
+    """A glTF texture as a Mitsuba `bitmap` of nearest filtering and REPEAT wrapping (the only
+    sampler converted: Mitsuba's bilinear filter is not glTF's LINEAR on every level, and it
+    has no mip-maps). `raw`: read the 8-bit values as linear data (a normal map), else sRGB."""
+    tex = doc["textures"][tex_index]
+    sampler = doc.get("samplers", [{}])[tex["sampler"]] if "sampler" in tex else {}
+    if sampler.get("magFilter") != 9728 or sampler.get("minFilter") != 9728:
+        raise ValueError(f"texture {tex_index}: only NEAREST samplers are converted")
+    if sampler.get("wrapS", 10497) != 10497 or sampler.get("wrapT", 10497) != 10497:
+        raise ValueError(f"texture {tex_index}: only REPEAT wrapping is converted")
+    image = doc["images"][tex["source"]]
+    if image.get("mimeType") != "image/png" or "bufferView" not in image:
+        raise ValueError(f"texture {tex_index}: only PNG images inside the .glb are converted")
+    view = doc["bufferViews"][image["bufferView"]]
+    start = view.get("byteOffset", 0)
+    out = tmp / f"image{tex['source']}_{'raw' if raw else 'srgb'}.png"
+    out.write_bytes(binary[start : start + view["byteLength"]])
+    return {"type": "bitmap", "filename": str(out), "filter_type": "nearest",
+            "wrap_mode": "repeat", "raw": raw}
+
+
+def convert_gltf_material(doc, binary, index, tmp: Path):
+    """A primitive's own glTF material (the loader's default where no library entry names it):
+    converted only where it is Lambertian (metallic 0, KHR_materials_ior `ior` = 1, so F0 = 0:
+    our `plain` with specular 0 is then Lambert), as `diffuse` of reflectance baseColorFactor ×
+    baseColorTexture (sRGB), inside a `normalmap` for a normal texture of scale 1, inside
+    `twosided`. Mitsuba's
+    `normalmap` takes its tangent from dp/du, ours from TANGENT (or MikkTSpace): the two agree
+    for a flat quad whose TANGENT is dp/du with w = +1 (docs/references.md)."""
+    if index is None:
+        raise ValueError("a primitive without a material is not converted")
+    m = doc["materials"][index]
+    label = m.get("name", f"material {index}")
+    pbr = m.get("pbrMetallicRoughness", {})
+    ext = m.get("extensions", {})
+    if float(pbr.get("metallicFactor", 1.0)) != 0.0 or "metallicRoughnessTexture" in pbr:
+        raise ValueError(f"glTF {label}: only metallicFactor 0 (no metallicRoughness texture) is converted")
+    if float(ext.get("KHR_materials_ior", {}).get("ior", 1.5)) != 1.0:
+        raise ValueError(f"glTF {label}: only KHR_materials_ior ior = 1 (no specular layer) is converted")
+    for k in ext:
+        if k != "KHR_materials_ior":
+            raise ValueError(f"glTF {label}: {k} is not converted")
+    if any(float(c) != 0.0 for c in m.get("emissiveFactor", [0, 0, 0])) or "occlusionTexture" in m:
+        raise ValueError(f"glTF {label}: emission and occlusion are not converted")
+    if m.get("alphaMode", "OPAQUE") != "OPAQUE":
+        raise ValueError(f"glTF {label}: only OPAQUE is converted")
+    factor = [float(c) for c in pbr.get("baseColorFactor", [1, 1, 1, 1])]
+    if "baseColorTexture" in pbr:
+        if pbr["baseColorTexture"].get("texCoord", 0) != 0 or factor[:3] != [1.0, 1.0, 1.0]:
+            raise ValueError(f"glTF {label}: a base colour texture of TEXCOORD_0 and factor 1 only")
+        reflectance = gltf_image(doc, binary, pbr["baseColorTexture"]["index"], tmp, raw=False)
+    else:
+        reflectance = rgb(factor[:3])
+    bsdf = {"type": "diffuse", "reflectance": reflectance}
+    if "normalTexture" in m:
+        nt = m["normalTexture"]
+        if float(nt.get("scale", 1.0)) != 1.0 or nt.get("texCoord", 0) != 0:
+            raise ValueError(f"glTF {label}: a normal texture of scale 1 and TEXCOORD_0 only")
+        bsdf = {"type": "normalmap", "normalmap": gltf_image(doc, binary, nt["index"], tmp, raw=True),
+                "bsdf": bsdf}
+    # Ours reflects on both faces (docs/materials.md, "World-space `Bsdf`"); Mitsuba's
+    # `diffuse` is black seen from behind, which the ground behind a quad would show.
+    return {"type": "twosided", "bsdf": bsdf}
+
+
+def sheen_albedo_table(alpha, n=65):
+    """E(μ) of the unscaled Charlie sheen with the Neubelt–Pettineo visibility, at μ_k =
+    (k/(n−1))², by Gauss–Legendre quadrature (96 nodes in μi, 128 in φ over a half turn):
+    computed here, not taken from ours (which uses a midpoint rule in √μi)."""
+    xs, ws = np.polynomial.legendre.leggauss(96)
+    mu_i = 0.5 * (xs + 1.0)
+    w_mu = 0.5 * ws
+    xp, wp = np.polynomial.legendre.leggauss(128)
+    phi = 0.5 * math.pi * (xp + 1.0)
+    w_phi = 0.5 * math.pi * wp
+    out = []
+    for k in range(n):
+        mu_o = max((k / (n - 1)) ** 2, 1e-4)
+        wo = np.array([math.sqrt(max(0.0, 1 - mu_o * mu_o)), 0.0, mu_o])
+        s = np.sqrt(np.maximum(0.0, 1 - mu_i**2))
+        wi = np.stack([np.outer(s, np.cos(phi)), np.outer(s, np.sin(phi)),
+                       np.outer(mu_i, np.ones_like(phi))], axis=-1)
+        h = wi + wo
+        h /= np.linalg.norm(h, axis=-1, keepdims=True)
+        sin2 = np.maximum(0.0, 1 - h[..., 2] ** 2)
+        d = (2 + 1 / alpha) * sin2 ** (0.5 / alpha) / (2 * math.pi)
+        f = d / (4 * (mu_o + wi[..., 2] - mu_o * wi[..., 2]))
+        out.append(2.0 * float(np.sum(f * wi[..., 2] * np.outer(w_mu, w_phi))))
+    return np.array(out)
+
+
+def register_sheen(mi):
+    """Registers `pfx_sheen`: the model of our `cloth` family written again here (the formulas
+    of docs/materials.md, "Cloth"; none of our code or tables): the Charlie sheen
+    s·D(h)/(4(μo + μi − μo μi)) scaled by 1/max E where E exceeds 1, plus a Lambertian base
+    base/π·(1 − sE(μo))(1 − sE(μi))/(1 − sĒ), E and Ē by this file's own quadrature, sampled
+    by the cosine alone (ours mixes uniform and cosine sampling)."""
+    import drjit as dr
+
+    class Sheen(mi.BSDF):
+        def __init__(self, props):
+            mi.BSDF.__init__(self, props)
+            r = min(max(float(props["roughness"]), 0.0), 1.0)
+            self.alpha = max(r * r, 0.01)
+            weight = min(max(float(props["sheen"]), 0.0), 1.0)
+            self.base = mi.Color3f(props["b0"], props["b1"], props["b2"])
+            raw = sheen_albedo_table(self.alpha)
+            self.scale = weight / max(1.0, float(raw.max()))
+            e = np.clip(self.scale * raw, 0.0, 1.0)
+            self.n = len(e)
+            x = np.linspace(0.0, 1.0, self.n)
+            # Ē = ∫ E(μ) 2μ dμ, with μ = x²: ∫ E 4x³ dx (fine trapezoid on the interpolant).
+            xf = np.linspace(0.0, 1.0, 20001)
+            ef = np.interp(xf, x, e)
+            avg = float(np.trapezoid(ef * 4 * xf**3, xf))
+            self.base_norm = 1.0 / (math.pi * (1.0 - avg)) if avg < 1.0 - 1e-6 else 0.0
+            self.table = mi.Float(e.astype(np.float32))
+            flags = mi.BSDFFlags.GlossyReflection | mi.BSDFFlags.FrontSide
+            self.m_components = [flags]
+            self.m_flags = flags
+
+        def _albedo(self, mu):
+            x = dr.sqrt(dr.clip(mu, 0.0, 1.0)) * (self.n - 1)
+            i = mi.UInt32(dr.minimum(dr.floor(x), self.n - 2))
+            t = x - mi.Float(i)
+            e0 = dr.gather(mi.Float, self.table, i)
+            e1 = dr.gather(mi.Float, self.table, i + 1)
+            return (1.0 - t) * e0 + t * e1
+
+        def _eval(self, si, wo):
+            mu_o = mi.Frame3f.cos_theta(si.wi)
+            mu_i = mi.Frame3f.cos_theta(wo)
+            ok = (mu_o > 0) & (mu_i > 0)
+            h = dr.normalize(si.wi + wo)
+            sin2 = dr.maximum(0.0, 1.0 - h.z * h.z)
+            d = (2.0 + 1.0 / self.alpha) * dr.power(sin2, 0.5 / self.alpha) * (0.5 / math.pi)
+            sheen = self.scale * d / (4.0 * (mu_o + mu_i - mu_o * mu_i))
+            b = self.base_norm * (1.0 - self._albedo(mu_o)) * (1.0 - self._albedo(mu_i))
+            f = (mi.Color3f(sheen) + self.base * b) * mu_i
+            pdf = dr.maximum(mu_i, 0.0) * dr.inv_pi
+            return dr.select(ok, f, 0.0), dr.select(ok, pdf, 0.0)
+
+        def sample(self, ctx, si, sample1, sample2, active):
+            wo = mi.warp.square_to_cosine_hemisphere(sample2)
+            f, pdf = self._eval(si, wo)
+            bs = mi.BSDFSample3f()
+            bs.wo = wo
+            bs.pdf = pdf
+            bs.eta = 1.0
+            bs.sampled_component = mi.UInt32(0)
+            bs.sampled_type = mi.UInt32(+mi.BSDFFlags.GlossyReflection)
+            ok = active & (pdf > 0)
+            return (bs, dr.select(ok, f / dr.maximum(pdf, 1e-20), 0.0))
+
+        def eval(self, ctx, si, wo, active):
+            return self._eval(si, wo)[0]
+
+        def pdf(self, ctx, si, wo, active):
+            return self._eval(si, wo)[1]
+
+        def eval_pdf(self, ctx, si, wo, active):
+            return self._eval(si, wo)
+
+        def traverse(self, callback):
+            pass
+
+        def to_string(self):
+            return "pfx_sheen"
+
+    mi.register_bsdf("pfx_sheen", lambda props: Sheen(props))
 
 
 def interior_medium(m):
@@ -431,18 +639,21 @@ def build(mi, scene_file: Path, tmp: Path, size, spp, seed, haze_integrator="vol
         if obj.get("hidden", False):
             continue
         mesh = by_name_or_id(scene["mesh"], obj["mesh"])
-        mname = obj["material"]
-        mat = by_name_or_id(materials, mname)
-        bsdf = convert_material(mname, mat)
+        mname = obj.get("material")
+        # Without `material` each primitive is drawn with its own glTF material.
+        mat = by_name_or_id(materials, mname) if mname is not None else {}
+        bsdf = convert_material(mname, mat) if mname is not None else None
         xf = object_matrix(obj)
-        for pos, nrm, faces in glb_triangles(root / mesh["file"], mesh.get("node")):
+        doc, binary, pieces = glb_primitives(root / mesh["file"], mesh.get("node"))
+        for piece in pieces:
             ply = tmp / f"shape{n}.ply"
-            write_ply(ply, pos, nrm, faces)
+            write_ply(ply, piece["pos"], piece["nrm"], piece["faces"], piece["uv"])
             shape = {
                 "type": "ply",
                 "filename": str(ply),
                 "to_world": T(xf.tolist()),
-                "bsdf": bsdf,
+                "bsdf": bsdf if bsdf is not None
+                else convert_gltf_material(doc, binary, piece["material"], tmp),
             }
             medium = interior_medium(mat)
             if medium is not None:
@@ -580,6 +791,7 @@ def main():
         dr.set_thread_count(args.threads)
     mi.set_variant(args.variant)
     register_sheet(mi)
+    register_sheen(mi)
     passes = max(1, -(-args.spp // args.pass_spp))
     with tempfile.TemporaryDirectory() as tmp:
         d = build(mi, args.scene.resolve(), Path(tmp), args.size, args.pass_spp, args.seed,
