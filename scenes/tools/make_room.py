@@ -1507,7 +1507,7 @@ def write_scene():
     oak = lum(PARQUET_MATERIALS[0][2]["base"])
     plaster = lum(ALL_MATERIALS["plaster"]["base"])
     lit = oak * SUN["irradiance"] * math.sin(math.radians(elev)) / math.pi
-    o += ["# Light levels (radiance in W/(m² sr), which the clamped preview shows 1:1): the sun's",
+    o += ["# Light levels (radiance in W/(m² sr), which the preview shows through the AgX tone map): the sun's",
           "# %g W/m² reaches the floor at %.0f degrees of elevation, so oak of albedo %.2f reads %.2f there;"
           % (SUN["irradiance"], elev, oak, lit),
           "# the floor lamp's bulb, %g W/sr, makes plaster (albedo %.2f) 1 m away facing it read %.2f;"
