@@ -9,10 +9,14 @@
 //! boxes over the plate with the plate's depth as the depth test, and shades each of their
 //! pixels by a shadow ray to the sun against the caster triangles.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use glam::{Mat4, Vec3, Vec4};
 use serde_json::Value;
+
+use common::{manifest, read_scene, sha256, Node};
 
 const W: u32 = 128;
 const H: u32 = 96;
@@ -78,10 +82,6 @@ fn bake(dir: &Path, spp: u32, threads: usize) -> PathBuf {
     out
 }
 
-fn manifest(out: &Path) -> Value {
-    serde_json::from_slice(&std::fs::read(out.join("manifest.json")).unwrap()).unwrap()
-}
-
 fn read_channel(path: &Path, name: &str) -> Vec<f32> {
     use exr::prelude::*;
     let image = read()
@@ -128,46 +128,6 @@ fn vec3(v: &Value) -> Vec3 {
         .map(|x| x.as_f64().unwrap() as f32)
         .collect();
     Vec3::new(a[0], a[1], a[2])
-}
-
-/// A node of a glTF scene as the `gltf` crate reads it: its extras and world triangles.
-struct Node {
-    extras: Value,
-    triangles: Vec<[Vec3; 3]>,
-}
-
-/// The nodes of `casters.glb`'s scene named `name` (`"casters"` or `"proxies"`), none when
-/// the file has no such scene.
-fn read_scene(glb: &Path, name: &str) -> Vec<Node> {
-    let (doc, buffers, _) = gltf::import(glb).unwrap_or_else(|e| panic!("{}: {e}", glb.display()));
-    let Some(s) = doc.scenes().find(|s| s.name() == Some(name)) else {
-        return Vec::new();
-    };
-    // The casters are the default scene.
-    if name == "casters" {
-        assert_eq!(doc.default_scene().map(|d| d.index()), Some(s.index()));
-    }
-    s.nodes()
-        .map(|n| {
-            // World space: the nodes carry no transform.
-            assert_eq!(
-                Mat4::from_cols_array_2d(&n.transform().matrix()),
-                Mat4::IDENTITY
-            );
-            let extras: Value = serde_json::from_str(n.extras().as_ref().unwrap().get()).unwrap();
-            let mut triangles = Vec::new();
-            for p in n.mesh().unwrap().primitives() {
-                assert_eq!(p.mode(), gltf::mesh::Mode::Triangles);
-                let r = p.reader(|b| Some(&buffers[b.index()]));
-                let pos: Vec<Vec3> = r.read_positions().unwrap().map(Vec3::from).collect();
-                let idx: Vec<u32> = r.read_indices().unwrap().into_u32().collect();
-                for t in idx.chunks(3) {
-                    triangles.push([pos[t[0] as usize], pos[t[1] as usize], pos[t[2] as usize]]);
-                }
-            }
-            Node { extras, triangles }
-        })
-        .collect()
 }
 
 /// Möller–Trumbore, both faces: whether the ray `o + t d`, `t > 0`, meets a triangle.
@@ -516,12 +476,4 @@ fn the_caster_file_is_deterministic() {
         .unwrap()["casters"]["casters"],
         "meshes"
     );
-}
-
-fn sha256(bytes: &[u8]) -> String {
-    use sha2::{Digest, Sha256};
-    Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
 }

@@ -1306,6 +1306,75 @@ SKY = dict(path="assets/noon_grass_1k.hdr", intensity=2.5, rotation_deg=0.0)
 DAYLIGHT = dict(latitude=48.0, day=100.0, hour=9.0, heading=215.0, turbidity=3.0, ground_albedo=(0.12, 0.16, 0.08))
 FAN_MOVER = dict(period=1.5)
 
+# A light room haze (docs/haze.md): uniform fog only, so free paths are sampled in closed
+# form and shadow rays take Beer-Lambert exactly (no tracking), the cheapest haze there is.
+# 0.04 per metre is a mean free path of 25 m: the back wall, 5 to 6 m from the camera,
+# keeps about 80 % of its own light (the haze's glow, lit by the lamps, makes up most of the
+# rest), and the sunbeam through the window (a column of about 1.5 m seen across) adds about
+# 0.06 W/(m² sr) where the camera looks through it (sigma_s E p l = 0.04 x 10 x 0.1 x 1.5),
+# which reads against the dark bookcase and the shaded floor behind it. White (gold 1: the haze absorbs nothing), and one forward lobe, g = 0.3
+# (back = 0): the camera sees the beam 62 degrees off the sun's direction, where g = 0.3
+# scatters the most (25 % more than an isotropic haze; a larger g scatters less there).
+# No ambient term: every light that lights the haze is in the scene, so the format's
+# default ambient (light the bake does not simulate) would add light that is not there.
+HAZE = dict(lo=(-RX, 0.0, -RZ), hi=(RX, RY, RZ), fog=0.04, phase=0.3, back=0.0, ambient=(0.0, 0.0, 0.0))
+
+# Text: a line of lettering painted on the back wall between the bookcase and the print
+# (static, lit: shaded as the wall's paint is), and a clock over the sideboard whose time a
+# game changes (dynamic: recorded in the plate's manifest, drawn live). DejaVu Sans (the
+# Bitstream Vera licence, scenes/assets/fonts/) has a kern table, which the bake reads.
+FONT = "assets/fonts/DejaVuSans.ttf"
+TEXTS = [
+    dict(name="motto", text="make yourself\nat home", size=0.18, color=(0.12, 0.17, 0.14, 1.0),
+         at=(0.07, 1.95, -RZ + 0.003), rotate=None, lit=True, dynamic=False,
+         comment="painted on the back wall above the side table: dark green, shaded by the room's light"),
+    dict(name="clock", text="16:45", size=0.09, color=(1.0, 0.45, 0.2, 1.0),
+         at=(-RX + 0.003, 1.3, SIDEBOARD[2]), rotate=(0, 90, 0), lit=False, dynamic=True,
+         comment="a clock's glowing digits on the window wall over the sideboard, facing +X; the game sets the time"),
+]
+
+# The finish of the preview (docs/finish.md): AgX, a faint bloom where the bulbs and the
+# sunlit patches pass 1, and a mild vignette, the look of a game's final frame.
+FINISH = dict(tone="agx", bloom=0.06, vignette=0.25)
+
+# The plates' proxies (room.proxies.toml): boxes in world space standing in for the large
+# static objects when the live renderer shadows what moves (casters = "proxies"), and for
+# picking them. The room's walls and ceiling are in it: without them the sun would reach a
+# dynamic object through the walls.
+PROXIES_FILE = "room.proxies.toml"
+
+
+def proxy_boxes():
+    """(object, comment, lo, hi) world-space boxes, from the same constants the meshes use."""
+    W = WALL
+    out = [
+        ("room", "the window wall, around the opening", (-RX - W, 0.0, -RZ), (-RX, WY0, RZ)),
+        ("room", None, (-RX - W, WY1, -RZ), (-RX, RY, RZ)),
+        ("room", None, (-RX - W, WY0, -RZ), (-RX, WY1, WZ0)),
+        ("room", None, (-RX - W, WY0, WZ1), (-RX, WY1, RZ)),
+        ("room", "the other walls and the ceiling", (-RX - W, 0.0, -RZ - W), (RX + W, RY, -RZ)),
+        ("room", None, (-RX - W, 0.0, RZ), (RX + W, RY, RZ + W)),
+        ("room", None, (RX, 0.0, -RZ), (RX + W, RY, RZ)),
+        ("room", None, (-RX - W, RY, -RZ - W), (RX + W, RY + 0.12, RZ + W)),
+    ]
+    # the table turned 90 degrees: its top and apron 0.9 x 1.6, 0.62..0.75 high (plus the
+    # 12 mm it stands above the floor), and its four legs, 6 cm square
+    tx, tz, ty = TABLE[0], TABLE[2], 0.012
+    out.append(("table", "the table's top and apron, and its legs",
+                (tx - 0.45, ty + 0.62, tz - 0.8), (tx + 0.45, ty + TOP, tz + 0.8)))
+    for sx in (-1, 1):
+        for sz in (-1, 1):
+            lx, lz = tx + sx * 0.33, tz + sz * 0.68
+            out.append(("table", None, (lx - 0.03, 0.0, lz - 0.03), (lx + 0.03, ty + 0.62, lz + 0.03)))
+    sx0, sz0 = 1.45, -RZ + 0.02
+    out.append(("sofa", "the sofa: its seat block (arms included) and its back",
+                (sx0 - 1.0, 0.0, sz0), (sx0 + 1.0, 0.45, sz0 + 0.9)))
+    out.append(("sofa", None, (sx0 - 1.0, 0.45, sz0), (sx0 + 1.0, 0.86, sz0 + 0.36)))
+    out.append(("bookshelf", "the bookcase, books and all", (-1.45 - 0.6, 0.0, -RZ), (-1.45 + 0.6, 1.9, -RZ + 0.32)))
+    bx, bz = SIDEBOARD[0], SIDEBOARD[2]
+    out.append(("sideboard", "the sideboard, on its legs", (bx, 0.0, bz - 0.5), (bx + 0.432, 0.72, bz + 0.5)))
+    return out
+
 # The parquet tile layer: 12 x 10 cells of 0.5 m in the floor plane, alternating direction
 # (basket weave), each block's shade from a fixed-seed generator.
 PARQUET_ORIGIN = (-RX + PARQUET_CELL / 2, 0.0, RZ - PARQUET_CELL / 2)
@@ -1438,7 +1507,7 @@ def write_scene():
     oak = lum(PARQUET_MATERIALS[0][2]["base"])
     plaster = lum(ALL_MATERIALS["plaster"]["base"])
     lit = oak * SUN["irradiance"] * math.sin(math.radians(elev)) / math.pi
-    o += ["# Light levels (radiance in W/(m² sr), which the clamped preview shows 1:1): the sun's",
+    o += ["# Light levels (radiance in W/(m² sr), which the preview shows through the AgX tone map): the sun's",
           "# %g W/m² reaches the floor at %.0f degrees of elevation, so oak of albedo %.2f reads %.2f there;"
           % (SUN["irradiance"], elev, oak, lit),
           "# the floor lamp's bulb, %g W/sr, makes plaster (albedo %.2f) 1 m away facing it read %.2f;"
@@ -1451,10 +1520,63 @@ def write_scene():
           "# high and the window's reveal hides it from the room, so it does not double [sun].",
           "[sky]", "kind = \"hdr\"", "path = \"%s\"" % SKY["path"],
           "rotation_deg = %s" % fmt(SKY["rotation_deg"]), "intensity = %s" % fmt(SKY["intensity"]), ""]
+    h = HAZE
+    o += ["# A light haze fills the room, so the sunbeam through the window reads (docs/scenes.md).",
+          "# Uniform fog of %g per metre (a mean free path of %.0f m), scattering white light a little"
+          % (h["fog"], 1.0 / h["fog"]),
+          "# forwards; no ambient term, since every light the haze sees is in the scene.",
+          "[haze]", "lo = %s" % fmt(h["lo"]), "hi = %s" % fmt(h["hi"]), "fog = %s" % fmt(h["fog"]),
+          "phase = %s" % fmt(h["phase"]), "back = %s" % fmt(h["back"]), "ambient = %s" % fmt(h["ambient"]), ""]
+    o += text_lines()
     o += camera_lines()
-    o += ["# The plates hold the static part; the fan's blades and the toy ball are drawn live.",
-          "[plates]", "dir = \"plates/room\"", ""]
+    f = FINISH
+    o += ["# The preview's finish: the AgX tone map, a faint bloom and a mild vignette. beauty.exr",
+          "# stays the unfinished radiance; the manifest records the chain for the live renderer.",
+          "[finish]", "bloom = %s" % fmt(f["bloom"]), "tone = \"%s\"" % f["tone"],
+          "vignette = %s" % fmt(f["vignette"]), ""]
+    o += ["# The plates hold the static part; the fan's blades, the toy ball and the clock's digits",
+          "# are drawn live. The proxies (boxes for the walls and the large furniture) stand in for",
+          "# the static objects when the live renderer shadows what moves, and for picking them.",
+          "[plates]", "dir = \"plates/room\"", "proxies = \"%s\"" % PROXIES_FILE, "casters = \"proxies\"", ""]
     write_text(SCENE_FILE, o)
+
+
+def text_lines():
+    o = []
+    for t in TEXTS:
+        o.append("# " + t["comment"])
+        o.append("[text.%s]" % t["name"])
+        o.append("id = \"%s\"" % derive_id(SCENE_FILE, "text", t["name"]))
+        o.append("text = %s" % json.dumps(t["text"]))
+        o.append("font = \"%s\"" % FONT)
+        o.append("size = %s" % fmt(t["size"]))
+        o.append("color = %s" % fmt(t["color"]))
+        o.append("at = %s" % fmt(t["at"]))
+        if t["rotate"]:
+            o.append("rotate = %s" % fmt(tuple(float(c) for c in t["rotate"])))
+        o.append("lit = %s" % fmt(t["lit"]))
+        o.append("dynamic = %s" % fmt(t["dynamic"]))
+        o.append("")
+    return o
+
+
+def write_proxies():
+    o = ["format = 1", "",
+         "# The living room's proxies, named by %s's [plates] proxies and written by" % SCENE_FILE,
+         "# scenes/tools/make_room.py (edit the script, not this file). World space, metres: each",
+         "# box the unit cube scaled by size and moved to at. Never drawn; with casters = \"proxies\"",
+         "# they are what shadows the dynamic objects in the live renderer, and a pick ray that meets",
+         "# one picks its object.", ""]
+    count = {}
+    for name, comment, lo, hi in proxy_boxes():
+        k = count.get(name, 0)
+        count[name] = k + 1
+        if comment:
+            o.append("# " + comment)
+        o += ["[[proxy]]", "id = \"%s\"" % derive_id(PROXIES_FILE, "proxy", "%s %d" % (name, k)),
+              "object = \"%s\"" % name, "kind = \"box\"", "at = %s" % fmt(mul(add(lo, hi), 0.5)),
+              "size = %s" % fmt(sub(hi, lo)), ""]
+    write_text(PROXIES_FILE, o)
 
 
 def write_daylight():
@@ -1591,6 +1713,12 @@ def check_ids():
     ids.append(entry_id(LAMP_PREFAB, "light", "bulb"))
     for al, sh in PARQUET_KEYS:
         ids += [entry_id(parquet_prefab(al, sh), "mesh", "block"), entry_id(parquet_prefab(al, sh), "object", "block")]
+    ids += [derive_id(SCENE_FILE, "text", t["name"]) for t in TEXTS]
+    count = {}
+    for name, _, lo, hi in proxy_boxes():
+        ids.append(derive_id(PROXIES_FILE, "proxy", "%s %d" % (name, count.get(name, 0))))
+        count[name] = count.get(name, 0) + 1
+        assert all(hi[i] > lo[i] for i in range(3)), (name, lo, hi)
     assert len(set(ids)) == len(ids), "duplicate id"
     assert all(len(i) == 10 and all(c in CROCKFORD for c in i) for i in ids)
     mats = [m[0] for lib in (MATERIALS, PARQUET_MATERIALS, LAMP_MATERIALS) for m in lib]
@@ -1626,6 +1754,7 @@ def main():
                    "metalness = 1), specular the dielectric reflectance at normal incidence, emission the",
                    "radiance of a triangle's front face in W/(m² sr) per channel."])
     write_scene()
+    write_proxies()
     write_shell()
     write_daylight()
     write_furniture()
