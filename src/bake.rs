@@ -816,6 +816,17 @@ fn manifest(
             "units": "sphere of radiance color*intensity/(pi radius^2) W/(m^2 sr)",
         }));
     }
+    // The haze as resolved (each density with its default from `amount` applied), so that a
+    // live renderer fogs what it draws over the plate with the same medium (docs/plates.md).
+    let haze = scene.haze.as_ref().map_or(serde_json::Value::Null, |h| {
+        json!({
+            "lo": h.lo, "hi": h.hi,
+            "fog": h.fog, "smoke": h.smoke, "mist": h.mist, "floor": h.floor,
+            "phase": h.phase, "back": h.back, "gold": h.gold, "ambient": h.ambient,
+            "reach": h.reach, "unmapped": h.unmapped, "seed": h.seed,
+            "units": "lo, hi: world-space box, scene units; fog, smoke, mist, floor: extinction per scene unit (fog uniform, mist its mean, smoke a wisp's core, floor its value at lo.y falling as exp(-(y - lo.y)/h) with h a tenth of the box's height; docs/haze.md); phase: Henyey-Greenstein g of the forward lobe, back: the backward lobe's weight; gold: single-scattering albedo, linear RGB; ambient: radiance the haze scatters, W/(m^2 sr), linear RGB",
+        })
+    });
     let emissive_triangles = world
         .trace
         .lights
@@ -849,6 +860,7 @@ fn manifest(
         "emissive_triangles": emissive_triangles,
         "sun": sun,
         "sky": sky,
+        "haze": haze,
         "objects": world.objects,
         "text": world.texts,
         "not_drawn": world.capabilities,

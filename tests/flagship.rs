@@ -168,6 +168,23 @@ fn the_flagships_plate_folder_holds_its_haze_text_proxies_and_finish() {
     assert!((passes[0]["strength"].as_f64().unwrap() - 0.06).abs() < 1e-6);
     assert!((passes[2]["strength"].as_f64().unwrap() - 0.25).abs() < 1e-6);
     assert_eq!(m["finish"]["source"], "scene");
+
+    // The haze as traced, for the live renderer to fog its dynamic objects alike: the box,
+    // the fog, and the densities `amount` would set resolved (no `amount`: zero).
+    let h = &m["haze"];
+    assert_eq!(f32s(&h["lo"]), [-3.0, 0.0, -2.5]);
+    assert_eq!(f32s(&h["hi"]), [3.0, 2.8, 2.5]);
+    assert!((h["fog"].as_f64().unwrap() - 0.04).abs() < 1e-7, "{h}");
+    for zero in ["smoke", "mist", "floor", "back"] {
+        assert_eq!(h[zero].as_f64(), Some(0.0), "{zero}: {h}");
+    }
+    assert!((h["phase"].as_f64().unwrap() - 0.3).abs() < 1e-7, "{h}");
+    assert_eq!(f32s(&h["gold"]), [1.0, 1.0, 1.0]);
+    assert_eq!(f32s(&h["ambient"]), [0.0, 0.0, 0.0]);
+    assert!(h["units"]
+        .as_str()
+        .unwrap()
+        .contains("extinction per scene unit"));
 }
 
 /// The haze the flagship is traced in: the room's box of uniform fog, so the transmittance
