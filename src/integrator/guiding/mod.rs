@@ -377,7 +377,11 @@ fn sample_mixture(
     if u_lobe.y < g.alpha {
         let bs = bsdf.sample_f(wo, u_lobe.x, u)?;
         if bs.specular {
-            return Some(bs);
+            // A delta lobe (unreachable at the guided roughness today, but kept exact): only
+            // the BSDF half of the mixture draws it, so its probability is α times the
+            // BSDF's; the guide has no delta part to add.
+            let pdf = g.alpha * bs.pdf;
+            return Some(BsdfSample { pdf, ..bs });
         }
         let pdf = mixed_pdf(Some(g), bs.pdf, bs.wi);
         Some(BsdfSample { pdf, ..bs })
