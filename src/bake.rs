@@ -635,6 +635,8 @@ fn guide_json(guide: Option<&integrator::Guide>) -> serde_json::Value {
             "method": "SD-tree (Mueller et al. 2017): spatial binary tree, directional quadtrees; one-sample mixture with the BSDF",
             "bsdf_share": g.training.bsdf_share,
             "min_roughness": g.training.min_roughness,
+            "box_filter": g.training.filter,
+            "last_round_only": g.training.last_round_only,
             "rounds": g.rounds,
             "training_paths": g.paths,
             "training_records": g.records,

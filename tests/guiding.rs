@@ -356,7 +356,8 @@ fn measure(scene_file: &Path, size: [u32; 2], reference: Option<&Path>, spp: u32
 
 /// The training to measure: the default, with any of `GUIDING_GRID`, `GUIDING_FIRST_SPP`,
 /// `GUIDING_ROUNDS`, `GUIDING_SPLIT`, `GUIDING_ALPHA`, `GUIDING_MIN_ROUGHNESS`,
-/// `GUIDING_VERTICES`, `GUIDING_RECORD_CAP` set in the
+/// `GUIDING_VERTICES`, `GUIDING_RECORD_CAP`, `GUIDING_FILTER`, `GUIDING_COSINE`,
+/// `GUIDING_LAST_ROUND` set in the
 /// environment overriding its field.
 fn training() -> Training {
     fn var<T: std::str::FromStr>(name: &str, default: T) -> T {
@@ -375,6 +376,9 @@ fn training() -> Training {
         min_roughness: var("GUIDING_MIN_ROUGHNESS", d.min_roughness),
         guided_vertices: var("GUIDING_VERTICES", d.guided_vertices),
         record_cap: var("GUIDING_RECORD_CAP", d.record_cap),
+        filter: var("GUIDING_FILTER", d.filter),
+        cosine: var("GUIDING_COSINE", d.cosine),
+        last_round_only: var("GUIDING_LAST_ROUND", d.last_round_only),
     };
     eprintln!("training: {t:?}");
     t

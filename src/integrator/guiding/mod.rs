@@ -52,6 +52,18 @@ pub struct Training {
     /// records its tree learns from (0: no cap): one lucky path then cannot take most of a
     /// tree's energy. The guide is only a density, so the cap biases nothing.
     pub record_cap: f32,
+    /// Each directional tree's energies are the records box-filtered over the cells they
+    /// fall in (Müller's filtered splatting, `QuadTree::build`) rather than deposited at
+    /// their points.
+    pub filter: bool,
+    /// A record's weight is multiplied by the cosine between its direction and its shading
+    /// normal: the tree learns `L·cos θ`, the product a diffuse BSDF would multiply it by,
+    /// rather than `L` alone.
+    pub cosine: bool,
+    /// The final tree is learnt from the last round's records alone (Müller's: the earlier
+    /// rounds were drawn with a worse guide, so their records are noisier); otherwise from
+    /// every round's.
+    pub last_round_only: bool,
 }
 
 impl Default for Training {
@@ -65,6 +77,9 @@ impl Default for Training {
             min_roughness: 0.3,
             guided_vertices: 1,
             record_cap: 10.0,
+            filter: true,
+            cosine: false,
+            last_round_only: true,
         }
     }
 }
@@ -223,7 +238,7 @@ impl Guide {
                     d.weight = d.weight.min(cap);
                 }
             }
-            if let Some(t) = QuadTree::build(&dirs) {
+            if let Some(t) = QuadTree::build(&dirs, self.training.filter) {
                 *tree = self.trees.len() as u32;
                 self.trees.push(t);
             }
@@ -362,7 +377,11 @@ fn sample_mixture(
     if u_lobe.y < g.alpha {
         let bs = bsdf.sample_f(wo, u_lobe.x, u)?;
         if bs.specular {
-            return Some(bs);
+            // A delta lobe (unreachable at the guided roughness today, but kept exact): only
+            // the BSDF half of the mixture draws it, so its probability is α times the
+            // BSDF's; the guide has no delta part to add.
+            let pdf = g.alpha * bs.pdf;
+            return Some(BsdfSample { pdf, ..bs });
         }
         let pdf = mixed_pdf(Some(g), bs.pdf, bs.wi);
         Some(BsdfSample { pdf, ..bs })

@@ -73,7 +73,13 @@ const ONE_BELOW: f32 = 1.0 - f32::EPSILON / 2.0;
 impl QuadTree {
     /// The tree learnt from `samples` (square coordinates and non-negative weights), or
     /// `None` when they carry no energy.
-    pub(super) fn build(samples: &[DirSample]) -> Option<QuadTree> {
+    ///
+    /// With `filter`, the tree's cells are chosen from the samples as they are, and then each
+    /// sample's weight is spread uniformly over a box the size of the leaf cell it falls in,
+    /// centred on it (Müller et al.'s box-filtered splatting, §5.4 of the 2017 paper's
+    /// "filtered" variant): neighbouring cells share a sample's energy, so the density is
+    /// less noisy where few samples fell, at the price of blurring at the cells' own scale.
+    pub(super) fn build(samples: &[DirSample], filter: bool) -> Option<QuadTree> {
         let total: f64 = samples.iter().map(|s| s.weight as f64).sum();
         if !(total > 0.0 && total.is_finite()) {
             return None;
@@ -85,8 +91,118 @@ impl QuadTree {
         }];
         let mut refs: Vec<DirSample> = samples.to_vec();
         build_node(&mut nodes, 0, &mut refs, Vec2::ZERO, 1.0, 0, total);
-        let tree = QuadTree { nodes };
+        let mut tree = QuadTree { nodes };
+        if filter {
+            tree.splat(samples, total);
+        }
         (tree.nodes[0].energy.iter().sum::<f32>() > 0.0).then_some(tree)
+    }
+
+    /// Replaces the energies by the box-filtered splat of `samples` (see [`Self::build`]),
+    /// keeping the cells; `total` is the samples' energy, for the uniform share.
+    fn splat(&mut self, samples: &[DirSample], total: f32) {
+        // Leaf-quadrant energies, four per node, summed in f64 in the samples' order.
+        let mut acc = vec![0.0f64; self.nodes.len() * 4];
+        for s in samples {
+            if !(s.weight > 0.0 && s.weight.is_finite()) {
+                continue;
+            }
+            let size = self.leaf_size(s.q);
+            let half = 0.5 * size;
+            // The box clipped to the square along u (cos θ, which does not wrap); its
+            // weight is spread over what is left of it, so no energy is lost.
+            let (u0, u1) = ((s.q.x - half).max(0.0), (s.q.x + half).min(1.0));
+            let (v0, v1) = (s.q.y - half, s.q.y + half);
+            let area = ((u1 - u0) * size) as f64;
+            if !(area > 0.0 && area.is_finite()) {
+                continue;
+            }
+            let density = s.weight as f64 / area;
+            // φ wraps: a box past either end of v continues at the other.
+            let mut pieces = [(v0.max(0.0), v1.min(1.0)), (0.0, 0.0), (0.0, 0.0)];
+            if v0 < 0.0 {
+                pieces[1] = (v0 + 1.0, 1.0);
+            }
+            if v1 > 1.0 {
+                pieces[2] = (0.0, v1 - 1.0);
+            }
+            for (lo, hi) in pieces {
+                if hi > lo {
+                    self.deposit(
+                        &mut acc,
+                        0,
+                        Vec2::ZERO,
+                        1.0,
+                        Vec2::new(u0, lo),
+                        Vec2::new(u1, hi),
+                        density,
+                    );
+                }
+            }
+        }
+        self.refill(&acc, 0, 1.0, total);
+    }
+
+    /// The side of the leaf cell holding square coordinates `q`.
+    fn leaf_size(&self, q: Vec2) -> f32 {
+        let mut q = q;
+        let mut node = 0usize;
+        let mut size = 1.0f32;
+        loop {
+            let hx = (q.x >= 0.5) as usize;
+            let hy = (q.y >= 0.5) as usize;
+            q = (q * 2.0 - Vec2::new(hx as f32, hy as f32)).clamp(Vec2::ZERO, Vec2::ONE);
+            size *= 0.5;
+            let next = self.nodes[node].child[hy * 2 + hx];
+            if next == 0 {
+                return size;
+            }
+            node = next as usize;
+        }
+    }
+
+    /// Adds `density` (energy per unit of square area) times the overlap of the box
+    /// `[lo, hi)` with each leaf quadrant under `index` (covering the square of side `size`
+    /// at `origin`) to that quadrant's `acc`.
+    #[allow(clippy::too_many_arguments)]
+    fn deposit(
+        &self,
+        acc: &mut [f64],
+        index: usize,
+        origin: Vec2,
+        size: f32,
+        lo: Vec2,
+        hi: Vec2,
+        density: f64,
+    ) {
+        let half = size * 0.5;
+        for c in 0..4 {
+            let o = origin + Vec2::new((c & 1) as f32, (c >> 1) as f32) * half;
+            let (a, b) = (lo.max(o), hi.min(o + Vec2::splat(half)));
+            if a.x >= b.x || a.y >= b.y {
+                continue;
+            }
+            match self.nodes[index].child[c] {
+                0 => acc[index * 4 + c] += density * ((b.x - a.x) * (b.y - a.y)) as f64,
+                next => self.deposit(acc, next as usize, o, half, a, b, density),
+            }
+        }
+    }
+
+    /// Sets node `index`'s (of side `size`) energies from the splatted leaf energies `acc`,
+    /// with each leaf quadrant's share of [`UNIFORM_SHARE`] as in [`build_node`]; returns its
+    /// energy.
+    fn refill(&mut self, acc: &[f64], index: usize, size: f32, total: f32) -> f32 {
+        let half = size * 0.5;
+        let mut energy = [0.0f32; 4];
+        for (c, e) in energy.iter_mut().enumerate() {
+            *e = match self.nodes[index].child[c] {
+                0 => acc[index * 4 + c] as f32 + UNIFORM_SHARE * total * half * half,
+                next => self.refill(acc, next as usize, half, total),
+            };
+        }
+        self.nodes[index].energy = energy;
+        energy.iter().sum()
     }
 
     /// Nodes in the tree (inner ones; each has four quadrants).
@@ -224,7 +340,7 @@ mod tests {
 
     /// A tree learnt from a lobe around +z and a smaller one towards −x, with a uniform
     /// background: several levels of refinement.
-    fn lobed_tree() -> QuadTree {
+    fn lobed_tree(filter: bool) -> QuadTree {
         let mut rng = Rng::new(7);
         let mut samples = Vec::new();
         for i in 0..20_000 {
@@ -241,7 +357,7 @@ mod tests {
                 weight: w,
             });
         }
-        QuadTree::build(&samples).unwrap()
+        QuadTree::build(&samples, filter).unwrap()
     }
 
     #[test]
@@ -281,7 +397,12 @@ mod tests {
 
     #[test]
     fn pdf_integrates_to_one_and_sampling_matches_it() {
-        let tree = lobed_tree();
+        for filter in [false, true] {
+            pdf_integrates_to_one_and_sampling_matches(&lobed_tree(filter));
+        }
+    }
+
+    fn pdf_integrates_to_one_and_sampling_matches(tree: &QuadTree) {
         assert!(tree.nodes() > 10, "too coarse: {} nodes", tree.nodes());
         // Bins over the square (where the density is piecewise constant), expected counts
         // from the tree's exact masses; the pdf evaluated in each leaf is what it samples.
@@ -305,7 +426,7 @@ mod tests {
             for i in 0..B {
                 let lo = Vec2::new(i as f32, j as f32) / B as f32;
                 let m = mass(
-                    &tree,
+                    tree,
                     0,
                     Vec2::ZERO,
                     1.0,
@@ -342,7 +463,12 @@ mod tests {
 
     #[test]
     fn sampled_density_is_the_evaluated_one() {
-        let tree = lobed_tree();
+        for filter in [false, true] {
+            sampled_density_is_the_evaluated(&lobed_tree(filter));
+        }
+    }
+
+    fn sampled_density_is_the_evaluated(tree: &QuadTree) {
         let mut rng = Rng::new(5);
         for _ in 0..10_000 {
             let (d, pdf) = tree.sample(rng.vec2());
@@ -355,12 +481,56 @@ mod tests {
         }
     }
 
+    /// The filter keeps the cells and the total energy, moves energy into the cells next to
+    /// a bright spot (across φ = 0, where the square wraps, too), and none out of the square
+    /// at cos θ = ±1, where it does not.
+    #[test]
+    fn filtering_spreads_energy_to_neighbours_and_keeps_it() {
+        let mut rng = Rng::new(13);
+        let mut samples = Vec::new();
+        for i in 0..4_000 {
+            // A bright spot just below φ = 2π, one at the pole cos θ = 1, a dim background.
+            let (q, w) = match i % 4 {
+                0 => (
+                    Vec2::new(0.4 + 0.01 * rng.f32(), 0.99 + 0.0099 * rng.f32()),
+                    10.0,
+                ),
+                1 => (Vec2::new(0.999 + 0.0009 * rng.f32(), rng.f32()), 10.0),
+                _ => (rng.vec2().min(Vec2::splat(ONE_BELOW)), 0.01),
+            };
+            samples.push(DirSample { q, weight: w });
+        }
+        let point = QuadTree::build(&samples, false).unwrap();
+        let filtered = QuadTree::build(&samples, true).unwrap();
+        assert_eq!(point.nodes(), filtered.nodes());
+        for (a, b) in point.nodes.iter().zip(&filtered.nodes) {
+            assert_eq!(a.child, b.child, "the filter changed the cells");
+        }
+        let sum = |t: &QuadTree| t.nodes[0].energy.iter().map(|&e| e as f64).sum::<f64>();
+        let (e0, e1) = (sum(&point), sum(&filtered));
+        assert!((e1 / e0 - 1.0).abs() < 1e-4, "energy {e0} → {e1}");
+        // Past φ = 0 from the spot: the boxes of its samples nearest φ = 2π wrap into the
+        // quadrant (cos θ + 1)/2 < 0.5, φ/2π < 0.5, a leaf of the background alone (0.5 % of
+        // the probability: its samples and its uniform share); about 40 of the spot's 1,000
+        // samples lend it a fifth of their weight each, some 0.4 % of the tree's energy.
+        let (lo, hi) = (Vec2::ZERO, Vec2::splat(0.5));
+        let (m0, m1) = (
+            mass(&point, 0, Vec2::ZERO, 1.0, lo, hi),
+            mass(&filtered, 0, Vec2::ZERO, 1.0, lo, hi),
+        );
+        assert!(m1 - m0 > 0.002, "{m0} → {m1}");
+        // Both still integrate to 1 and sample what they evaluate.
+        pdf_integrates_to_one_and_sampling_matches(&filtered);
+        sampled_density_is_the_evaluated(&filtered);
+    }
+
     #[test]
     fn no_energy_no_tree() {
         let s = [DirSample {
             q: Vec2::splat(0.5),
             weight: 0.0,
         }];
-        assert!(QuadTree::build(&s).is_none());
+        assert!(QuadTree::build(&s, false).is_none());
+        assert!(QuadTree::build(&s, true).is_none());
     }
 }

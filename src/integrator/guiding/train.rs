@@ -9,9 +9,11 @@
 //! the thread count or the tiles and shards a process renders.
 //!
 //! Rounds after the first trace with the previous round's guide (Müller's iterated
-//! training: the guide finds more of the light it learnt from); each round's tree is built
-//! from the records of every round so far, each record an unbiased estimate of its cell's
-//! incident energy under the density it was drawn with.
+//! training: the guide finds more of the light it learnt from). Each round's tree is built
+//! from that round's records alone with [`Training::last_round_only`] (the default, as
+//! Müller's: earlier rounds were drawn with a worse guide, so their records are noisier),
+//! otherwise from the records of every round so far; each record is an unbiased estimate of
+//! its cell's incident energy under the density it was drawn with.
 
 use std::time::Instant;
 
@@ -29,14 +31,21 @@ use crate::world::mask;
 const SEED: u64 = 0x7061_7468_5f67_7569;
 
 /// The vertices of one training path, until its radiance is known.
-#[derive(Default)]
 struct Path {
     vertices: Vec<(Vec3, u8, Vec3, f32, Vec3, Vec3)>,
+    /// Whether a vertex's density is divided by `|cos θ|` to its normal
+    /// ([`Training::cosine`]): the record then weighs `L·cos θ / pdf`.
+    cosine: bool,
 }
 
 impl Trail for Path {
     #[inline]
     fn vertex(&mut self, p: Vec3, n: Vec3, wi: Vec3, pdf: f32, beta: Vec3, l: Vec3) {
+        let pdf = if self.cosine {
+            pdf / n.dot(wi).abs()
+        } else {
+            pdf
+        };
         self.vertices.push((p, facing(n), wi, pdf, beta, l));
     }
 }
@@ -85,8 +94,12 @@ impl<'w> PathTracer<'w> {
         let mut rounds = 0u32;
         for round in 0..training.rounds {
             let spp = training.first_spp.max(1).saturating_mul(1 << round.min(16));
-            let (records, n) = self.training_round(camera, training.grid, SEED + round as u64, spp);
-            all.extend(records);
+            let (records, n) = self.training_round(camera, &training, SEED + round as u64, spp);
+            if training.last_round_only {
+                all = records;
+            } else {
+                all.extend(records);
+            }
             paths += n;
             rounds += 1;
             if let Some(g) = Guide::build(&all, training) {
@@ -101,12 +114,12 @@ impl<'w> PathTracer<'w> {
         self
     }
 
-    /// The records of one round: `spp` paths per point of a grid of `grid` points along the
-    /// film's longer side, in grid order; and the number of paths traced.
+    /// The records of one round: `spp` paths per point of a grid of `training.grid` points
+    /// along the film's longer side, in grid order; and the number of paths traced.
     fn training_round(
         &self,
         camera: &Camera,
-        grid: u32,
+        training: &Training,
         seed: u64,
         spp: u32,
     ) -> (Vec<Record>, u64) {
@@ -114,7 +127,7 @@ impl<'w> PathTracer<'w> {
         if w == 0 || h == 0 {
             return (Vec::new(), 0);
         }
-        let step = (w.max(h) as f32 / grid.max(1) as f32).max(1.0);
+        let step = (w.max(h) as f32 / training.grid.max(1) as f32).max(1.0);
         let (gw, gh) = (
             ((w as f32 / step) as u32).max(1),
             ((h as f32 / step) as u32).max(1),
@@ -131,7 +144,10 @@ impl<'w> PathTracer<'w> {
                     let j = ps.get_2d(k, 0);
                     let film = Vec2::new((x as f32 + j.x) * step, (y as f32 + j.y) * step);
                     let ray = camera.ray(film, ps.get_2d(k, 2));
-                    let mut path = Path::default();
+                    let mut path = Path {
+                        vertices: Vec::new(),
+                        cosine: training.cosine,
+                    };
                     counters.rays += 1;
                     let first = self.meet(&ray, mask::DRAWN, true);
                     let s = self.li_met(&ps, k, ray, first, &mut counters, &mut path);
