@@ -367,7 +367,8 @@ fn uses_inherit_down_the_path() {
     assert_eq!(u("object.body.kind"), Some(Use::Ignored));
     assert_eq!(u("haze"), Some(Use::Drawn));
     assert_eq!(u("haze.amount"), Some(Use::Drawn));
-    assert_eq!(u("haze.reach"), Some(Use::NotYet));
+    assert_eq!(u("haze.reach"), Some(Use::Recorded));
+    assert_eq!(u("haze.unmapped"), Some(Use::Recorded));
     assert_eq!(u("text.id"), Some(Use::Recorded));
     assert_eq!(u("finish.bloom.strength"), Some(Use::Drawn));
     assert_eq!(u("finish.bloom.radii"), Some(Use::Drawn));

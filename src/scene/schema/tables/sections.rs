@@ -244,8 +244,8 @@ pub static HAZE: TableSchema = tr(
             .r(ge(0.0))
             .d(3.0)
             .u("scene units")
-            .m("how far the light reaches")
-            .uses(Use::NotYet),
+            .m("how far the light reaches (the live renderer's; recorded in the manifest's haze)")
+            .uses(Use::Recorded),
         k("gold", V3)
             .r(ge(0.0))
             .dv(ONE3)
@@ -259,8 +259,8 @@ pub static HAZE: TableSchema = tr(
         k("unmapped", NUM)
             .r(ge(0.0))
             .d(0.0)
-            .m("the haze that no light map reaches")
-            .uses(Use::NotYet),
+            .m("the haze that no light map reaches (the live renderer's; recorded in the manifest's haze)")
+            .uses(Use::Recorded),
         k("seed", Ty::UInt).d(0.0).m("the noise seed"),
     ],
     Rule::Haze,
