@@ -321,6 +321,9 @@ fn the_meshes_shadow_the_dynamic_box_under_the_table() {
     let dir = project("casters = \"meshes\"\nproxies = \"table.proxies.toml\"\n");
     let out = bake(dir.path(), 8, 2);
     let m = manifest(&out);
+    // A scene without `[haze]` says so: the key is there, null (the flagship's haze is
+    // checked in tests/flagship.rs).
+    assert_eq!(m.get("haze"), Some(&Value::Null), "{:?}", m.get("haze"));
     let glb = out.join("casters.glb");
     let bytes = std::fs::read(&glb).unwrap();
     let entry = &m["files"]["casters.glb"];
