@@ -31,6 +31,17 @@ mod table {
 use table::E_TABLE;
 
 const _: () = assert!(E_TABLE.len() == N_ROUGH * N_F0 * N_MU);
+const _: () = assert!(N_ROUGH * N_F0 == 256);
+
+/// `E_TABLE` as its rows: one row of `N_MU` values per (roughness, √F0) node, 256 rows, so
+/// a `u8` row and a cell below `N_MU − 1` index it with no bounds check.
+static E_ROWS: &[[f32; N_MU]; N_ROUGH * N_F0] = match E_TABLE.as_chunks::<N_MU>() {
+    (rows, []) => match rows.as_array() {
+        Some(rows) => rows,
+        None => panic!("E_TABLE has N_ROUGH · N_F0 rows"),
+    },
+    _ => panic!("E_TABLE is whole rows of N_MU"),
+};
 
 /// `E_avg = ∫ E(μ) 2μ dμ` at every (roughness, √F0) node, computed at compile time from the
 /// table's own piecewise-linear-in-`x` curve, so that the diffuse normalisation
@@ -74,8 +85,9 @@ pub(super) const fn row_e_avg(table: &[f32], start: usize, n_mu: usize) -> f32 {
 /// found once per material so that each `E(μ)` is two lerps per corner.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AlbedoSlice {
-    /// Start of each corner's row in `E_TABLE`.
-    rows: [u32; 4],
+    /// Each corner's row (its (roughness, √F0) node) in `E_TABLE`'s rows of `N_MU`: below
+    /// `N_ROUGH · N_F0` = 256, so a `u8` whose every value indexes the rows without a check.
+    rows: [u8; 4],
     /// Bilinear weight of each corner.
     weights: [f32; 4],
     /// `E_avg` for this roughness and F0.
@@ -106,13 +118,18 @@ impl AlbedoSlice {
             e_avg += w * E_AVG[*c];
         }
         AlbedoSlice {
-            rows: corners.map(|c| (c * N_MU) as u32),
+            rows: corners.map(|c| c as u8),
             weights,
             e_avg: e_avg.clamp(0.0, 1.0),
         }
     }
 
     /// The specular layer's directional albedo at `mu = cos θ` (clamped to `[0, 1]`).
+    ///
+    /// Called about five times per `plain` vertex (issue 12's profile put it at 6 % of a
+    /// flagship sample), so its rows are fixed-size arrays indexed by a `u8` and a cell
+    /// below `N_MU − 1`: no bounds check is left, and the arithmetic is as before.
+    #[inline]
     pub fn e(&self, mu: f32) -> f32 {
         let x = if mu.is_nan() {
             0.0
@@ -120,10 +137,11 @@ impl AlbedoSlice {
             mu.clamp(0.0, 1.0).sqrt()
         };
         let (i, t) = axis(x, N_MU);
+        let i = i.min(N_MU - 2);
         let mut e = 0.0;
         for (row, w) in self.rows.iter().zip(self.weights) {
-            let r = *row as usize + i;
-            e += w * ((1.0 - t) * E_TABLE[r] + t * E_TABLE[r + 1]);
+            let r = &E_ROWS[*row as usize];
+            e += w * ((1.0 - t) * r[i] + t * r[i + 1]);
         }
         e.clamp(0.0, 1.0)
     }
@@ -153,8 +171,10 @@ fn f0_coord(sqrt_f0: f32) -> f32 {
 pub(super) fn axis(v: f32, n: usize) -> (usize, f32) {
     let v = if v.is_nan() { 0.0 } else { v.clamp(0.0, 1.0) };
     let f = v * (n - 1) as f32;
-    // f ≥ 0, so the cast truncates towards zero; min keeps i + 1 a node at v = 1.
-    let i = (f as usize).min(n - 2);
+    // f is in [0, n − 1], so a 32-bit truncation (one `cvttss2si`, where `as usize` is a
+    // saturating 64-bit conversion of several instructions) gives the same cell; min keeps
+    // i + 1 a node at v = 1.
+    let i = (f as i32 as usize).min(n - 2);
     (i, (f - i as f32).clamp(0.0, 1.0))
 }
 

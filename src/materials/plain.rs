@@ -142,6 +142,14 @@ impl Plain {
         if self.lambertian {
             return (self.base * FRAC_1_PI, warp::cosine_hemisphere_pdf(wi.z));
         }
+        let e_o = self.albedo.e(wo.z);
+        self.eval_at(wo, wi, e_o, self.lobe_probabilities(wo.z, e_o))
+    }
+
+    /// [`Self::eval`] of a non-Lambertian `plain` for `wo.z, wi.z > 0`, given what depends on
+    /// `wo` alone: `e_o = E(μo)` and the lobe probabilities at `wo`. `sample_f` has both
+    /// already, and recomputing them was a third of the albedo lookups of a vertex.
+    fn eval_at(&self, wo: Vec3, wi: Vec3, e_o: f32, probs: (f32, f32)) -> (Vec3, f32) {
         let h = (wo + wi).normalize_or_zero();
         if !positive(h.z) {
             return (Vec3::ZERO, 0.0);
@@ -150,7 +158,7 @@ impl Plain {
         let cos_h = wo.dot(h).clamp(0.0, 1.0);
         let d = self.ggx.d(h);
         let spec = d * self.ggx.g2_over_cosines(wo, wi);
-        let (e_o, e_i) = (self.albedo.e(wo.z), self.albedo.e(wi.z));
+        let e_i = self.albedo.e(wi.z);
 
         let dielectric = fresnel::dielectric(cos_h, self.inv_eta) * spec;
         let diffuse = self.base * (self.diffuse_norm * (1.0 - e_o) * (1.0 - e_i));
@@ -161,7 +169,7 @@ impl Plain {
         };
         let f = (1.0 - m) * (Vec3::splat(dielectric) + diffuse) + m * conductor;
 
-        let (p_diffuse, p_spec) = self.lobe_probabilities(wo.z, e_o);
+        let (p_diffuse, p_spec) = probs;
         let pdf =
             p_diffuse * warp::cosine_hemisphere_pdf(wi.z) + p_spec * self.ggx.reflection_pdf(wo, h);
         (f, pdf)
@@ -196,13 +204,18 @@ impl Bxdf for Plain {
         if !positive(wo.z) {
             return None;
         }
-        let p_spec = if self.lambertian {
-            0.0
-        } else {
-            let e_o = self.albedo.e(wo.z);
-            self.lobe_probabilities(wo.z, e_o).1
-        };
-        super::sample_cosine_or_ggx(wo, uc >= p_spec, &self.ggx, u, |wi| self.eval(wo, wi))
+        if self.lambertian {
+            // p_spec = 0: `uc >= 0` picks the cosine strategy, as for any other `plain`.
+            return super::sample_cosine_or_ggx(wo, uc >= 0.0, &self.ggx, u, |wi| {
+                self.eval(wo, wi)
+            });
+        }
+        let e_o = self.albedo.e(wo.z);
+        let probs = self.lobe_probabilities(wo.z, e_o);
+        super::sample_cosine_or_ggx(wo, uc >= probs.1, &self.ggx, u, |wi| {
+            // `sample_cosine_or_ggx` calls this for `wi.z > 0` only, as `eval` requires.
+            self.eval_at(wo, wi, e_o, probs)
+        })
     }
 
     fn pdf(&self, wo: Vec3, wi: Vec3) -> f32 {
