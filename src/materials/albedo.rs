@@ -34,14 +34,19 @@ const _: () = assert!(E_TABLE.len() == N_ROUGH * N_F0 * N_MU);
 const _: () = assert!(N_ROUGH * N_F0 == 256);
 
 /// `E_TABLE` as its rows: one row of `N_MU` values per (roughness, √F0) node, 256 rows, so
-/// a `u8` row and a cell below `N_MU − 1` index it with no bounds check.
-static E_ROWS: &[[f32; N_MU]; N_ROUGH * N_F0] = match E_TABLE.as_chunks::<N_MU>() {
-    (rows, []) => match rows.as_array() {
-        Some(rows) => rows,
-        None => panic!("E_TABLE has N_ROUGH · N_F0 rows"),
-    },
-    _ => panic!("E_TABLE is whole rows of N_MU"),
-};
+/// a `u8` row and a cell below `N_MU − 1` index it with no bounds check. Copied at compile
+/// time by a loop (the crate's MSRV, 1.85, has no `const` `as_chunks`).
+static E_ROWS: [[f32; N_MU]; N_ROUGH * N_F0] = e_rows();
+
+const fn e_rows() -> [[f32; N_MU]; N_ROUGH * N_F0] {
+    let mut out = [[0.0f32; N_MU]; N_ROUGH * N_F0];
+    let mut i = 0;
+    while i < N_ROUGH * N_F0 * N_MU {
+        out[i / N_MU][i % N_MU] = E_TABLE[i];
+        i += 1;
+    }
+    out
+}
 
 /// `E_avg = ∫ E(μ) 2μ dμ` at every (roughness, √F0) node, computed at compile time from the
 /// table's own piecewise-linear-in-`x` curve, so that the diffuse normalisation
