@@ -250,11 +250,11 @@ fn what_is_not_drawn_is_named() {
         "{SCENE}\n[haze]\nlo = [0.0, 0.0, 0.0]\nhi = [1.0, 1.0, 1.0]\namount = 0.5\nreach = 5.0\n"
     );
     let p = project(&text);
-    // A key this version does not draw yet: subsurface scattering on the white material.
+    // A key this version does not draw yet: a content layer on the white material.
     let mats = p.path().join("t.materials.toml");
     let m = std::fs::read_to_string(&mats).unwrap().replacen(
         "roughness = 1.0\n",
-        "roughness = 1.0\nsubsurface = 0.5\n",
+        "roughness = 1.0\ncontent = \"ink\"\n",
         1,
     );
     std::fs::write(&mats, m).unwrap();
@@ -271,14 +271,14 @@ fn what_is_not_drawn_is_named() {
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(
-        stderr(&o).contains("materials.subsurface is not rendered yet"),
+        stderr(&o).contains("materials.content is not rendered yet"),
         "{}",
         stderr(&o)
     );
     let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     let caps = report["report"]["capabilities"].as_array().unwrap();
     assert!(
-        caps.iter().any(|c| c["what"] == "materials.subsurface"),
+        caps.iter().any(|c| c["what"] == "materials.content"),
         "{caps:?}"
     );
     // `reach` is the live renderer's: not a missing feature, but recorded for it in the

@@ -53,6 +53,12 @@ fn every_loop_level_bakes_the_same_bytes() {
         // glTF surfaces, textures, the sun, an HDR sky, instancing, many lights.
         ("scenes/room.scene.toml", [40, 24], 4),
         ("tests/data/haze/cornell_haze.scene.toml", [20, 20], 4),
+        // The random walk inside a subsurface body.
+        (
+            "tests/data/references/surfaces/subsurface_wax.scene.toml",
+            [20, 20],
+            4,
+        ),
     ] {
         let w = world(file, size);
         let (v3, baseline) = (render(&w, spp, false), render(&w, spp, true));

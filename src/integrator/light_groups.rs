@@ -14,6 +14,7 @@ use glam::Vec3;
 
 use super::guiding;
 use super::query::{offset_origin, Meet};
+use super::subsurface::Walk;
 use super::{power_heuristic, Counters, PathTracer, FIRST_BOUNCE_DIM};
 use crate::color::luminance;
 use crate::film::LightSample;
@@ -320,11 +321,13 @@ impl PathTracer<'_> {
         let through_body = transmitted && bsdf.bxdf().bounds_body();
         let mut eta_scale = 1.0f32;
         let mut medium = Vec3::ZERO;
+        let mut body = None;
         if through_body {
             let e = bsdf.relative_eta(wo, bs.wi);
             eta_scale *= e * e;
             if bs.wi.dot(s.ng_front) < 0.0 {
                 medium = material.absorption;
+                body = material.subsurface.as_ref();
             }
         }
         if settings.rr_depth <= 1 {
@@ -337,6 +340,14 @@ impl PathTracer<'_> {
         let ray = Ray::new(offset_origin(s.p, ng_out, bs.wi), bs.wi);
         counters.rays += 1;
         let meet = self.meet(&ray, mask::CASTS, false);
+        // Into a subsurface body: the beauty's walk. Light found after a scattering in it is
+        // indirect, in no group; a ray that crossed unscattered goes on as it was.
+        if let Some(b) = body {
+            match self.subsurface_walk(b, sampler, index, 1, ray, meet, counters) {
+                Walk::Left { scatterings: 0, .. } => {}
+                _ => return,
+            }
+        }
         let wo = -ray.d.normalize();
         if medium != Vec3::ZERO {
             let t = match meet {

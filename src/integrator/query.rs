@@ -241,9 +241,14 @@ impl PathTracer<'_> {
                 return true;
             };
             t *= kept;
-            if material.absorption != Vec3::ZERO {
+            // A subsurface body lets through what crosses it unscattered: exp(−σt·length).
+            let sigma = match &material.subsurface {
+                Some(b) => Vec3::splat(b.sigma_t()),
+                None => material.absorption,
+            };
+            if sigma != Vec3::ZERO {
                 let side = if cos < 0.0 { 1.0 } else { -1.0 };
-                exponent += material.absorption * (side * h.t * len);
+                exponent += sigma * (side * h.t * len);
             }
             crossed = true;
             t == Vec3::ZERO

@@ -52,11 +52,25 @@ impl LightChoice {
 
     /// `fixed` (over every light of `lights`) with a share `tree_share` in [0, 1] of the
     /// positioned lights' probability following `tree` (built over the same `lights`).
+    ///
+    /// Scenes with fewer than [`MIN_TREE_LIGHTS`] positioned lights keep `fixed` alone.
     pub fn with_tree(
         fixed: Distribution1D,
         lights: &[Light],
         tree: &LightTree,
         tree_share: f32,
+    ) -> LightChoice {
+        LightChoice::with_tree_from(fixed, lights, tree, tree_share, MIN_TREE_LIGHTS)
+    }
+
+    /// [`Self::with_tree`] where the tree is used from `min_lights` positioned lights on
+    /// (`MIN_TREE_LIGHTS` is the default; for measuring the choice on scenes with fewer).
+    pub fn with_tree_from(
+        fixed: Distribution1D,
+        lights: &[Light],
+        tree: &LightTree,
+        tree_share: f32,
+        min_lights: usize,
     ) -> LightChoice {
         let s = if tree_share.is_finite() {
             tree_share.clamp(0.0, 1.0)
@@ -78,7 +92,7 @@ impl LightChoice {
             (!idx.is_empty() && total > 0.0).then(|| (total as f32, (Distribution1D::new(&w), idx)))
         };
         let in_tree_count = (0..lights.len()).filter(|&i| tree.contains(i)).count();
-        if in_tree_count < MIN_TREE_LIGHTS {
+        if in_tree_count < min_lights.max(1) {
             return LightChoice::fixed(fixed);
         }
         let local = restrict(&|i| tree.contains(i));
@@ -175,11 +189,13 @@ impl LightChoice {
     }
 }
 
-/// Fewer positioned lights than this keep the fixed distribution: with a handful the guided
-/// distribution already picks well, and the tree's walk costs more than it saves (measured
-/// on the Cornell box, whose light is 2 triangles: the same relMSE, 1.3·10⁻² at 16 spp, for
-/// 16 % more instructions per sample; docs/rendering.md).
-pub const MIN_TREE_LIGHTS: usize = 8;
+/// Fewer positioned lights than this keep the fixed distribution: one emissive quad (the
+/// Cornell box's 2 triangles) gains nothing from the tree's walk and pays for it (the same
+/// relMSE, 1.3·10⁻² at 16 spp, for 16 % more instructions per sample), while the flagship's
+/// 6 positioned lights (4 bulbs and a panel's 2 triangles) get 1.8× less relMSE at equal
+/// samples from the tree than from the guided distribution alone (docs/rendering.md,
+/// "Issue 13's flagship figure"). Before that measurement it was 8.
+pub const MIN_TREE_LIGHTS: usize = 3;
 
 /// The largest f32 below 1.
 const ONE_MINUS_EPSILON: f32 = 1.0 - f32::EPSILON / 2.0;

@@ -1,4 +1,5 @@
-//! Participating media: the `[haze]` box, what scatters in it and how far light goes through it.
+//! Participating media: the `[haze]` box, what scatters in it and how far light goes through it,
+//! and the medium inside a subsurface-scattering body ([`subsurface`]).
 //!
 //! A [`Medium`] is an axis-aligned box of grey extinction σt(p) (1/scene unit, see
 //! [`density`]) whose scattering is tinted by a single-scattering albedo (`[haze] gold`) and
@@ -16,11 +17,13 @@
 
 pub mod density;
 pub mod phase;
+pub mod subsurface;
 
 use glam::Vec3;
 
 pub use density::Density;
 pub use phase::{Phase, PhaseSample};
+pub use subsurface::Subsurface;
 
 /// Most tracking steps along one segment; a segment that needs more (an optical depth of the
 /// majorant beyond ~32 000) ends its path (free flight) or is taken as opaque (shadow ray).

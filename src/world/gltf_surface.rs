@@ -235,6 +235,7 @@ pub(super) fn gltf_material_def(
             Vec3::ZERO
         },
         holdout: false,
+        subsurface: None,
         surface,
     }
 }

@@ -8,6 +8,7 @@ use crate::materials::{
     positive, Bxdfs, Coated, Conductor, Dispersive, Eon, Glass, Iridescent, Plain, Sheen, ThinFilm,
     ThinSheet, ThinWall, Translucent,
 };
+use crate::media::Subsurface;
 use crate::scene::{self, Family};
 
 /// Chromium's reflectance at normal incidence, linear RGB (from its complex index at the
@@ -84,10 +85,44 @@ fn bounds_body(m: &scene::Material) -> bool {
     match m.family {
         Family::Glass | Family::Liquid => true,
         Family::Plain | Family::Wood | Family::Bark => {
-            m.clearcoat <= 0.0 && positive(unit(m.transmission) * (1.0 - unit(m.metalness)))
+            m.clearcoat <= 0.0
+                && (positive(unit(m.transmission) * (1.0 - unit(m.metalness)))
+                    || scatters_inside(m))
         }
         _ => false,
     }
+}
+
+/// Whether `m` (with its family's defaults) is drawn as a subsurface body: the uncoated
+/// `plain`, `wood` and `bark` with `subsurface · (1 − metalness) > 0` (docs/materials.md,
+/// "Subsurface scattering"). Its surface is then [`Translucent`] at weight `subsurface`,
+/// clear, around a [`Subsurface`] medium.
+pub fn scatters_inside(m: &scene::Material) -> bool {
+    let unit = |x: f32| if x.is_nan() { 0.0 } else { x.clamp(0.0, 1.0) };
+    matches!(m.family, Family::Plain | Family::Wood | Family::Bark)
+        && m.clearcoat <= 0.0
+        && positive(unit(m.subsurface) * (1.0 - unit(m.metalness)))
+}
+
+/// The medium inside a subsurface body ([`scatters_inside`]): the share `base ·
+/// subsurface_tint` (each clamped to [0, 1]) of the entering light leaves again, behind the
+/// interface of index `(1 + √specular)/(1 − √specular)`; mean free path `thickness` where it is
+/// above 0, else [`crate::media::subsurface::DEFAULT_MEAN_FREE_PATH`]. `None` for every
+/// other material.
+pub fn subsurface_medium(m: &scene::Material) -> Option<Subsurface> {
+    if !scatters_inside(m) {
+        return None;
+    }
+    let unit = |x: f32| if x.is_nan() { 1.0 } else { x.clamp(0.0, 1.0) };
+    let colour = Vec3::from(m.base.map(unit)) * Vec3::from(m.subsurface_tint.map(unit));
+    // The interface's index: the specular layer's, as `Translucent` takes it.
+    let f0 = if m.specular.is_nan() {
+        0.0
+    } else {
+        m.specular.clamp(0.0, 1.0 - 1e-6)
+    };
+    let eta = (1.0 + f0.sqrt()) / (1.0 - f0.sqrt());
+    Some(Subsurface::new(colour, m.thickness, eta))
 }
 
 /// The absorption coefficient inside a transmitting body, per scene unit and channel:
@@ -97,7 +132,8 @@ fn bounds_body(m: &scene::Material) -> bool {
 /// (see [`bounds_body`]).
 pub fn absorption_coefficient(m: &scene::Material) -> Vec3 {
     let a = m.absorption;
-    if !bounds_body(m) || !positive(a) || !a.is_finite() {
+    // A subsurface body's losses are its medium's albedo (`subsurface_medium`).
+    if !bounds_body(m) || scatters_inside(m) || !positive(a) || !a.is_finite() {
         return Vec3::ZERO;
     }
     // A black channel absorbs at ln(10⁴)·absorption: 10⁻⁴ left after 1/absorption.
@@ -152,8 +188,11 @@ pub(super) fn material_def(m: &scene::Material, filter_glossy: f32) -> MaterialD
     let translucent = !dielectric_body && bounds_body(m);
     // `plain`'s own families with transmission take no film (the schema's `thin_film` cases
     // name it), at any metalness.
-    let transmits =
-        matches!(m.family, Family::Plain | Family::Wood | Family::Bark) && m.transmission > 0.0;
+    let transmits = matches!(m.family, Family::Plain | Family::Wood | Family::Bark)
+        && (m.transmission > 0.0 || m.subsurface > 0.0);
+    // A subsurface body: its surface leads into the scattering medium at weight `subsurface`
+    // (the `transmission` key then has no effect, named), clear (the colour is the medium's).
+    let subsurface = subsurface_medium(m);
     let film = ThinFilm::new(m.thin_film, m.thin_film_ior, m.thin_film_amount).filter(|_| {
         coat == 0.0
             && !transmits
@@ -205,6 +244,17 @@ pub(super) fn material_def(m: &scene::Material, filter_glossy: f32) -> MaterialD
         Family::Metal | Family::Chrome => {
             Bxdfs::Conductor(Conductor::with_power(base, roughness, m.fresnel_power))
         }
+        // `plain` with a share entering the subsurface body its surface bounds.
+        _ if subsurface.is_some() => Translucent::new(
+            base,
+            roughness,
+            m.metalness,
+            m.specular,
+            m.fresnel_power,
+            m.subsurface,
+            Vec3::ONE,
+        )
+        .map_or_else(|| Bxdfs::Plain(under_coat(roughness)), Bxdfs::Translucent),
         // `plain` with a share transmitted into the body its surface bounds.
         _ if translucent => Translucent::new(
             base,
@@ -263,6 +313,7 @@ pub(super) fn material_def(m: &scene::Material, filter_glossy: f32) -> MaterialD
             absorption
         },
         holdout,
+        subsurface,
         surface: None,
     }
 }

@@ -165,6 +165,10 @@ pub struct MaterialDef {
     /// scene unit and channel (Beer–Lambert: `exp(−absorption · distance)` is kept); zero
     /// for a clear body and for every surface that does not enclose a medium.
     pub absorption: Vec3,
+    /// The scattering medium of a subsurface body behind the surface's back face (the
+    /// `subsurface` key on a family that draws it, docs/materials.md "Subsurface
+    /// scattering"): a path that enters it walks inside until it leaves. `None` elsewhere.
+    pub subsurface: Option<crate::media::Subsurface>,
     /// A holdout (the `occluder` family): the camera sees nothing there (zero alpha, no
     /// radiance), any other path is absorbed; it still casts shadows.
     pub holdout: bool,

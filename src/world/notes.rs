@@ -362,13 +362,13 @@ mod tests {
                 ),
             ])
         };
-        let written = placed("", "subsurface = 0.5\n");
-        let set = placed("[object.set]\n\"shiny.subsurface\" = 0.5\n", "");
+        let written = placed("", "content = \"ink\"\n");
+        let set = placed("[object.set]\n\"shiny.content\" = \"ink\"\n", "");
         assert_eq!(
             written,
             [(
-                "materials.subsurface".to_string(),
-                "materials.subsurface is not rendered yet".to_string()
+                "materials.content".to_string(),
+                "materials.content is not rendered yet".to_string()
             )]
         );
         assert_eq!(set, written);

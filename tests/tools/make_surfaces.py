@@ -10,6 +10,8 @@ One glass or metal ball of radius 0.5, centre 0.9 above a checkered diffuse grou
                            light sampling at the ball's far side) is too noisy for a test
   metal_rough.scene.toml   family "metal", roughness 0.5 (alpha 0.25), F0 gold
   sheen_cloth.scene.toml   family "cloth", sheen 1, roughness 0.7 (Charlie alpha 0.49), red base
+  subsurface_wax.scene.toml  family "plain", subsurface 1, roughness 0: a smooth interface
+                           around a scattering medium (mean free path `thickness` = 0.1)
   metal_plain.scene.toml   the same ball as `plain` with metalness 1 (Schlick GGX with
                            Kulla-Conty multiple scattering, as `metal` is specified): renders
                            today, against the metal reference
@@ -174,6 +176,10 @@ BALLS = {
         "thin_paper",
         "thin paper (diffuse reflection and diffuse transmission), lit from behind",
     ),
+    "subsurface_wax": (
+        "wax",
+        "wax: plain at subsurface 1, a smooth interface of ior 1.5 around a scattering medium (mean free path 0.1)",
+    ),
 }
 # The scenes whose object is the thin sheet: the `ground` quad of shapes.glb (30 x 30, normal
 # +Y) scaled to 0.6 x 0.6 and stood up facing the camera (+Z), with the light behind it.
@@ -249,6 +255,18 @@ def materials_toml() -> str:
         family="paper",
         base=[0.9, 0.8, 0.6],
         transmission=0.4,
+    )
+    mat(
+        "wax",
+        "subsurface 1: a smooth interface (ior 1.5 from specular 0.04) around a homogeneous "
+        "medium, sigma_t = 1/thickness, multiple-scattering albedo base * subsurface_tint",
+        family="plain",
+        base=[0.9, 0.7, 0.5],
+        roughness=0.0,
+        specular=0.04,
+        subsurface=1.0,
+        subsurface_tint=[0.9, 0.75, 0.6],
+        thickness=0.1,
     )
     mat(
         "velvet",

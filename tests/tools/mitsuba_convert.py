@@ -27,6 +27,12 @@ The mapping (docs/references.md says why each choice was made):
   visible-normal sampling), int_ior = `ior`, ext_ior = 1, specular_transmittance = `base`;
   with `absorption` > 0 the transmittance is 1 and the shape's interior a `homogeneous`
   medium of sigma_t = −absorption·ln(base), albedo 0 (the integrator is then `volpath`).
+  `plain` with `subsurface` 1 (metalness 0, roughness < 0.03) is `dielectric` of int_ior
+  (1 + √specular)/(1 − √specular), clear, around a `homogeneous` medium of sigma_t =
+  1/thickness (0.01 where thickness is 0), albedo the Chiang–Kutz–Burley inversion of
+  A₀ = A/(1 − Rᵢ + Rᵢ·A), A = base·subsurface_tint, Rᵢ the interface's internal diffuse
+  reflectance (its own Fresnel quadrature here), `isotropic` phase; `volpath` with max_depth 4096 (our walk is one
+  segment of the path; Mitsuba counts each scattering).
   `liquid` is the same, its ior, roughness and base written. `paper`, `petal` and `leaf`
   are `pfx_sheet` (registered here: Lambertian reflection (1 − transmission)·base and
   Lambertian transmission transmission·base; Mitsuba 3.9 ships no `difftrans`). `cloth` is
@@ -287,6 +293,16 @@ def convert_material(name, m):
             "sample_visible": True,
             **common,
         }
+    if family == "plain" and float(m.get("subsurface", 0.0)) > 0:
+        # A subsurface body (`subsurface_medium` gives its interior): at subsurface 1 the
+        # surface is the interface alone, of index (1 + sqrt F0)/(1 - sqrt F0), clear.
+        if float(m["subsurface"]) != 1.0 or metalness != 0.0:
+            raise ValueError(f"material {name}: only subsurface 1 at metalness 0 is converted")
+        if roughness >= 0.03:
+            raise ValueError(f"material {name}: only a smooth subsurface interface is converted "
+                             "(Mitsuba's roughdielectric loses what multiple scattering keeps)")
+        f0 = math.sqrt(min(max(specular, 0.0), 1.0 - 1e-6))
+        return {"type": "dielectric", "int_ior": (1.0 + f0) / (1.0 - f0), "ext_ior": 1.0}
     if family == "metal" or (family == "plain" and metalness == 1.0):
         if float(m.get("fresnel_power", 5.0)) != 5.0:
             raise ValueError(f"material {name}: Mitsuba's Schlick has exponent 5 only")
@@ -495,9 +511,65 @@ def register_sheen(mi):
     mi.register_bsdf("pfx_sheen", lambda props: Sheen(props))
 
 
+def single_scattering_albedo(a):
+    """Chiang, Kutz and Burley 2016: the single-scattering albedo whose half-space random walk
+    returns the multiple-scattering albedo `a` (docs/materials.md, "Subsurface scattering")."""
+    a = min(max(float(a), 0.0), 1.0)
+    if a >= 1.0:
+        return 1.0
+    s = 4.09712 + 4.20863 * a - math.sqrt(9.59217 + 41.6808 * a + 17.7126 * a * a)
+    return min(max(1.0 - s * s, 0.0), 1.0)
+
+
+def fresnel_dielectric(cos_i, eta):
+    """Unpolarised Fresnel reflectance from outside a dielectric of relative index eta >= 1."""
+    sin_t2 = (1.0 - cos_i * cos_i) / (eta * eta)
+    cos_t = math.sqrt(max(0.0, 1.0 - sin_t2))
+    rs = (cos_i - eta * cos_t) / (cos_i + eta * cos_t)
+    rp = (eta * cos_i - cos_t) / (eta * cos_i + cos_t)
+    return 0.5 * (rs * rs + rp * rp)
+
+
+def internal_diffuse_reflectance(eta, n=4096):
+    """1 - (1 - Re)/eta^2, Re the interface's reflectance to diffuse light from outside."""
+    if eta <= 1.0:
+        return 0.0
+    re = sum(fresnel_dielectric((i + 0.5) / n, eta) * 2.0 * (i + 0.5) / n / n for i in range(n))
+    return 1.0 - (1.0 - re) / (eta * eta)
+
+
+def subsurface_medium(m):
+    """The scattering medium inside a `plain` with `subsurface` > 0, else None: sigma_t =
+    1/thickness (thickness > 0, else the default mean free path 0.01), grey; albedo the
+    inversion of A0 = A/(1 - Ri + Ri A) per channel, A = base * subsurface_tint, Ri the
+    interface's internal diffuse reflectance; isotropic phase."""
+    if m.get("family", "plain") != "plain" or not float(m.get("subsurface", 0.0)) > 0:
+        return None
+    base = m.get("base", [0.5, 0.5, 0.5])
+    tint = m.get("subsurface_tint", [1.0, 1.0, 1.0])
+    colour = [min(max(float(b), 0.0), 1.0) * min(max(float(t), 0.0), 1.0) for b, t in zip(base, tint)]
+    thickness = float(m.get("thickness", 0.0))
+    mfp = thickness if thickness > 0 else 0.01
+    # The share leaving per arrival at the interface from inside, for `colour` to leave in all.
+    f0 = math.sqrt(min(max(float(m.get("specular", 0.04)), 0.0), 1.0 - 1e-6))
+    ri = internal_diffuse_reflectance((1.0 + f0) / (1.0 - f0))
+    per_arrival = [c / (1.0 - ri + ri * c) for c in colour]
+    return {
+        "type": "homogeneous",
+        "sigma_t": 1.0,
+        "scale": 1.0 / mfp,
+        "albedo": rgb([single_scattering_albedo(c) for c in per_arrival]),
+        "phase": {"type": "isotropic"},
+    }
+
+
 def interior_medium(m):
-    """The Beer-Lambert medium inside a glass or liquid with `absorption` > 0, else None:
-    sigma_t = -absorption ln(base) per unit (a black channel as 1e-4), albedo 0."""
+    """The Beer-Lambert medium inside a glass or liquid with `absorption` > 0, or the scattering
+    medium of a subsurface body (`subsurface_medium`), else None: sigma_t = -absorption ln(base)
+    per unit (a black channel as 1e-4), albedo 0."""
+    sss = subsurface_medium(m)
+    if sss is not None:
+        return sss
     a = float(m.get("absorption", 0.0))
     if m.get("family", "plain") not in ("glass", "liquid") or not a > 0:
         return None
@@ -660,6 +732,10 @@ def build(mi, scene_file: Path, tmp: Path, size, spp, seed, haze_integrator="vol
                 shape["interior"] = medium
                 # `path` ignores media; `volpath` is `path` where there are none.
                 d["integrator"]["type"] = "volpath"
+                if subsurface_medium(mat) is not None:
+                    # Our walk inside a body is one path segment (of at most 256 scatterings);
+                    # Mitsuba counts every scattering, so its depth is raised past any walk.
+                    d["integrator"]["max_depth"] = 4096
             emission = mat.get("emission", [0, 0, 0])
             if any(float(c) > 0 for c in emission):
                 shape["emitter"] = {"type": "area", "radiance": rgb(emission)}

@@ -333,7 +333,9 @@ fn the_keys_summary_is_the_schemas() {
     assert!(light[1].contains("`intensity`"), "{light:?}");
     assert!(light[2].contains("`id`"), "{light:?}");
     let mats = row("| [materials] |");
-    assert!(mats[3].contains("`subsurface`"), "{mats:?}");
+    assert!(mats[3].contains("`content`"), "{mats:?}");
+    assert!(mats[1].contains("`subsurface`†"), "{mats:?}");
+    assert!(!mats[3].contains("`subsurface`"), "{mats:?}");
     assert!(mats[1].contains("`fresnel_power`†"), "{mats:?}");
     assert!(!want.contains("| [physics] |"));
     assert!(want.contains("[physics]"));
@@ -377,7 +379,9 @@ fn uses_inherit_down_the_path() {
     assert_eq!(u("finish.pass.rim"), Some(Use::Drawn));
     assert_eq!(u("finish.pass.bloom.soft"), Some(Use::Drawn));
     assert_eq!(u("finish.pass.tone"), Some(Use::Drawn));
-    assert_eq!(u("materials.subsurface"), Some(Use::NotYet));
+    assert_eq!(u("materials.subsurface"), Some(Use::Drawn));
+    assert_eq!(u("materials.subsurface_tint"), Some(Use::Drawn));
+    assert_eq!(u("materials.content"), Some(Use::NotYet));
     assert_eq!(u("materials.thickness"), Some(Use::Drawn));
     assert_eq!(u("materials.dispersion"), Some(Use::Drawn));
     assert_eq!(u("materials.layers.kind"), Some(Use::NotYet));

@@ -67,7 +67,7 @@ const NO_COAT: &str = "has no effect: {family} has no clear coat";
 /// The families whose film is drawn: the uncoated `plain` model and the conductors.
 const FILMED: &str = "is not rendered yet on {family}: a thin film is drawn on the uncoated families \"plain\", \"wood\", \"bark\", \"metal\" and \"chrome\"";
 /// Where a thin film (`thin_film`, `thin_film_ior`, `thin_film_amount`) is not drawn.
-const FILM_CASES: [Unread; 7] = [
+const FILM_CASES: [Unread; 8] = [
     Unread {
         when: When::Is("family", OCCLUDER),
         agrees: None,
@@ -102,6 +102,63 @@ const FILM_CASES: [Unread; 7] = [
         when: When::Over(TRANSLUCENT, "transmission", 0.0),
         agrees: None,
         why: "is not rendered yet on {family} with transmission: a thin film is drawn on opaque surfaces",
+    },
+    Unread {
+        when: When::Over(TRANSLUCENT, "subsurface", 0.0),
+        agrees: None,
+        why: "is not rendered yet on {family} with subsurface: a thin film is drawn on opaque surfaces",
+    },
+];
+
+/// Where subsurface scattering is not drawn: it is drawn on the uncoated `plain`, `wood` and
+/// `bark` (`media::Subsurface`, docs/materials.md "Subsurface scattering").
+const NO_SUBSURFACE: &str = "is not rendered yet on {family}: subsurface scattering is drawn on the uncoated families \"plain\", \"wood\" and \"bark\"";
+/// When `subsurface` and `subsurface_tint` have no effect, or are not drawn.
+const SUBSURFACE_CASES: [Unread; 9] = [
+    Unread {
+        when: When::Is("family", OCCLUDER),
+        agrees: None,
+        why: HOLDOUT,
+    },
+    Unread {
+        when: When::Is("family", CONDUCTORS),
+        agrees: None,
+        why: "has no effect: {family} is a conductor and does not transmit",
+    },
+    Unread {
+        when: When::Is("family", EMISSIVE),
+        agrees: None,
+        why: BLACK,
+    },
+    Unread {
+        when: When::Is("family", SHEETS),
+        agrees: None,
+        why: NO_SUBSURFACE,
+    },
+    Unread {
+        when: When::Is("family", GLASS),
+        agrees: None,
+        why: NO_SUBSURFACE,
+    },
+    Unread {
+        when: When::Uncoated(ROUGH_DIFFUSE),
+        agrees: None,
+        why: NO_SUBSURFACE,
+    },
+    Unread {
+        when: When::Coated(PLAIN_DRAWN),
+        agrees: None,
+        why: NO_SUBSURFACE,
+    },
+    Unread {
+        when: When::At(TRANSLUCENT, "metalness", 1.0),
+        agrees: None,
+        why: "has no effect: {family} at metalness 1 is a conductor and does not transmit",
+    },
+    Unread {
+        when: When::At(TRANSLUCENT, "subsurface", 0.0),
+        agrees: None,
+        why: "has no effect: subsurface is 0",
     },
 ];
 
@@ -214,6 +271,11 @@ pub static MATERIAL: TableSchema = entry(
                 },
                 Unread { when: When::Coated(PLAIN_DRAWN), agrees: None, why: NO_TRANSMISSION },
                 Unread { when: When::Uncoated(ROUGH_DIFFUSE), agrees: None, why: NO_TRANSMISSION },
+                Unread {
+                    when: When::Over(TRANSLUCENT, "subsurface", 0.0),
+                    agrees: None,
+                    why: "has no effect: {family} with subsurface > 0 is a scattering body, its surface's interface leads into the medium",
+                },
             ]),
         k("ior", NUM).d(1.5).m("the index of refraction")
             .clamp(within(1.0, 4.0))
@@ -265,7 +327,17 @@ pub static MATERIAL: TableSchema = entry(
                     why: "is not rendered yet on {family} under a clear coat: thin walls are drawn on the uncoated bodies",
                 },
                 Unread {
-                    when: When::Is("family", TRANSLUCENT),
+                    when: When::Coated(TRANSLUCENT),
+                    agrees: None,
+                    why: "is not rendered yet on {family} under a clear coat: thin walls are drawn on the bodies \"glass\" and \"liquid\"",
+                },
+                Unread {
+                    when: When::At(TRANSLUCENT, "subsurface", 0.0),
+                    agrees: None,
+                    why: "is not rendered yet on {family}: thin walls are drawn on the bodies \"glass\" and \"liquid\" (with subsurface > 0 it is the mean free path)",
+                },
+                Unread {
+                    when: When::At(TRANSLUCENT, "metalness", 1.0),
                     agrees: None,
                     why: "is not rendered yet on {family}: thin walls are drawn on the bodies \"glass\" and \"liquid\"",
                 },
@@ -275,8 +347,12 @@ pub static MATERIAL: TableSchema = entry(
                     why: "has no effect: {family} is not a dielectric body",
                 },
             ]),
-        k("subsurface", NUM).d(0.0).m("the subsurface scattering's weight").uses(Use::NotYet),
-        k("subsurface_tint", V3).dv(ONE3).u("linear RGB").m("the subsurface scattering's colour").uses(Use::NotYet),
+        k("subsurface", NUM).d(0.0).m("the share of light entering a scattering body (a random walk inside the mesh)")
+            .clamp(within(0.0, 1.0))
+            .unread(&SUBSURFACE_CASES),
+        k("subsurface_tint", V3).dv(ONE3).u("linear RGB").m("the subsurface body's colour, times base: its multiple-scattering albedo")
+            .clamp(within(0.0, 1.0))
+            .unread(&SUBSURFACE_CASES),
         k("absorption", NUM).d(0.0).u("per scene unit").m("the absorption inside a transmitting body: base is reached after 1/absorption")
             .unread(&[
                 Unread {
@@ -288,6 +364,11 @@ pub static MATERIAL: TableSchema = entry(
                     when: When::Coated(TRANSLUCENT),
                     agrees: None,
                     why: "has no effect: {family} under a clear coat does not transmit, and encloses no medium",
+                },
+                Unread {
+                    when: When::Over(TRANSLUCENT, "subsurface", 0.0),
+                    agrees: None,
+                    why: "has no effect: {family} with subsurface > 0 absorbs by its medium's albedo (base · subsurface_tint)",
                 },
                 Unread {
                     when: When::At(TRANSLUCENT, "transmission", 0.0),
@@ -302,18 +383,18 @@ pub static MATERIAL: TableSchema = entry(
             ]),
         k("thin_film", NUM).d(0.0).u("nm").m("the thin film's thickness").clamp(within(0.0, 20000.0))
             .unread(&[
-                FILM_CASES[0], FILM_CASES[1], FILM_CASES[2], FILM_CASES[3], FILM_CASES[4], FILM_CASES[5], FILM_CASES[6],
+                FILM_CASES[0], FILM_CASES[1], FILM_CASES[2], FILM_CASES[3], FILM_CASES[4], FILM_CASES[5], FILM_CASES[6], FILM_CASES[7],
                 Unread { when: When::At(FAMILIES, "thin_film_amount", 0.0), agrees: None, why: "has no effect: thin_film_amount is 0" },
             ]),
         k("thin_film_ior", NUM).d(1.5).m("the thin film's index of refraction").clamp(within(1.0, 4.0))
             .unread(&[
-                FILM_CASES[0], FILM_CASES[1], FILM_CASES[2], FILM_CASES[3], FILM_CASES[4], FILM_CASES[5], FILM_CASES[6],
+                FILM_CASES[0], FILM_CASES[1], FILM_CASES[2], FILM_CASES[3], FILM_CASES[4], FILM_CASES[5], FILM_CASES[6], FILM_CASES[7],
                 Unread { when: When::At(FAMILIES, "thin_film", 0.0), agrees: None, why: "has no effect: thin_film (the film's thickness) is 0" },
                 Unread { when: When::At(FAMILIES, "thin_film_amount", 0.0), agrees: None, why: "has no effect: thin_film_amount is 0" },
             ]),
         k("thin_film_amount", NUM).d(0.0).m("the thin film's weight").clamp(within(0.0, 1.0))
             .unread(&[
-                FILM_CASES[0], FILM_CASES[1], FILM_CASES[2], FILM_CASES[3], FILM_CASES[4], FILM_CASES[5], FILM_CASES[6],
+                FILM_CASES[0], FILM_CASES[1], FILM_CASES[2], FILM_CASES[3], FILM_CASES[4], FILM_CASES[5], FILM_CASES[6], FILM_CASES[7],
                 Unread { when: When::At(FAMILIES, "thin_film", 0.0), agrees: None, why: "has no effect: thin_film (the film's thickness) is 0" },
             ]),
         k("emission", V3).dv(ZERO3).u("W·m⁻²·sr⁻¹, linear RGB").m("the radiance leaving the front face").clamp(ge(0.0)),
