@@ -21,6 +21,8 @@ use glam::Vec3;
 
 use super::Light;
 
+mod pair;
+
 /// Buckets per axis of the split search (pbrt-v4's choice).
 const BUCKETS: usize = 12;
 /// From this depth on the build splits at the median, so no trail is longer than 64 levels
@@ -384,7 +386,7 @@ impl LightTree {
     fn child_weights(&self, index: usize, ctx: &LightContext) -> Option<(f32, f32, usize)> {
         let second = self.nodes[index].child_or_light as usize;
         let (c0, c1) = (&self.nodes[index + 1].bounds, &self.nodes[second].bounds);
-        let (a, b) = (c0.importance(ctx), c1.importance(ctx));
+        let (a, b) = pair::importance_pair(c0, c1, ctx);
         if a + b > 0.0 {
             Some((a, b, second))
         } else if index == 0 {
@@ -628,6 +630,52 @@ mod tests {
         let powers: Vec<f32> = lights.iter().map(|l| l.power(20.0)).collect();
         let tree = LightTree::build(&lights, &powers);
         (lights, tree)
+    }
+
+    /// The two-lane importance is the scalar one's bits, at every node of a tree of every
+    /// light kind, at random points (reflecting, transmitting, in a medium) and at points
+    /// inside the nodes' bounds.
+    #[test]
+    fn pair_matches_the_scalar_importance() {
+        let (_, tree) = setup(301);
+        let mut rng = Rng::new(23);
+        let mut checked = 0;
+        for k in 0..300 {
+            let mut ctx = context(&mut rng, k % 3 == 0);
+            if k % 3 == 1 {
+                ctx.ns = Vec3::ZERO;
+            }
+            if k % 5 == 0 {
+                // Inside a node's bound: at a light's own box centre.
+                ctx.p = tree.nodes[(7 * k) % tree.nodes.len()].bounds.centre;
+            }
+            for (i, n) in tree.nodes.iter().enumerate() {
+                if n.leaf {
+                    continue;
+                }
+                let (a, b) = (
+                    &tree.nodes[i + 1].bounds,
+                    &tree.nodes[n.child_or_light as usize].bounds,
+                );
+                let (pa, pb) = pair::importance_pair(a, b, &ctx);
+                assert_eq!(
+                    pa.to_bits(),
+                    a.importance(&ctx).to_bits(),
+                    "node {i}, point {k}"
+                );
+                assert_eq!(
+                    pb.to_bits(),
+                    b.importance(&ctx).to_bits(),
+                    "node {i}, point {k}"
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked > 80_000, "{checked}");
+        // An empty bound is 0 in its lane whatever the other's.
+        let ctx = context(&mut rng, true);
+        let b = &tree.nodes[0].bounds;
+        assert_eq!(pair::importance_pair(&Bounds::EMPTY, b, &ctx).0, 0.0);
     }
 
     #[test]
