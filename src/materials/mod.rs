@@ -149,8 +149,9 @@ pub enum Bxdfs {
     Cloth(Sheen),
     /// `plain` (and the conductors, as `plain` at metalness 1) under a thin film.
     Iridescent(Iridescent),
-    /// `plain` (and every family drawn with it) with `transmission > 0`: the base's
-    /// reflection blended with a dielectric transmission into the body it bounds.
+    /// `plain` (and every family drawn with it), the rough diffuse families and the sheens
+    /// with `transmission > 0`: the base's reflection blended with a dielectric transmission
+    /// into the body it bounds.
     Translucent(Translucent),
     /// `glass` and `liquid` with `dispersion > 0` (uncoated): one interface per colour
     /// channel.
@@ -214,7 +215,7 @@ impl Bxdfs {
             Bxdfs::RoughDiffuse(e) => e.base(),
             Bxdfs::Cloth(c) => c.base(),
             Bxdfs::Iridescent(i) => i.base(),
-            Bxdfs::Translucent(t) => t.base().base(),
+            Bxdfs::Translucent(t) => t.base().albedo(),
             Bxdfs::Dispersive(d) => d.tint(),
             // What the wall passes head on.
             Bxdfs::ThinWall(w) => w.split(1.0).1.clamp(Vec3::ZERO, Vec3::ONE),
@@ -236,7 +237,7 @@ impl Bxdfs {
             Bxdfs::RoughDiffuse(e) => return e.roughness(),
             Bxdfs::Cloth(c) => c.alpha(),
             Bxdfs::Iridescent(i) => i.alpha(),
-            Bxdfs::Translucent(t) => t.base().alpha(),
+            Bxdfs::Translucent(t) => return t.base().roughness(),
             Bxdfs::Dispersive(d) => d.interface().alpha(),
             // Smooth faces.
             Bxdfs::ThinWall(_) => return 0.0,

@@ -78,8 +78,9 @@ pub fn with_family_defaults(m: &scene::Material) -> scene::Material {
 }
 
 /// Whether `m` (with its family's defaults) is drawn as a body's interface: `glass` and
-/// `liquid`, and the uncoated families drawn as `plain` with a share transmitted
-/// (`transmission · (1 − metalness) > 0`, [`Translucent`]).
+/// `liquid`, the uncoated families drawn as `plain` with a share transmitted
+/// (`transmission · (1 − metalness) > 0`, [`Translucent`]), and the uncoated rough diffuse
+/// families and sheens with `transmission > 0` (their models have no metal).
 fn bounds_body(m: &scene::Material) -> bool {
     let unit = |x: f32| if x.is_nan() { 0.0 } else { x.clamp(0.0, 1.0) };
     match m.family {
@@ -88,6 +89,9 @@ fn bounds_body(m: &scene::Material) -> bool {
             m.clearcoat <= 0.0
                 && (positive(unit(m.transmission) * (1.0 - unit(m.metalness)))
                     || scatters_inside(m))
+        }
+        Family::Plaster | Family::Stone | Family::Cloth | Family::Cord => {
+            m.clearcoat <= 0.0 && positive(unit(m.transmission))
         }
         _ => false,
     }
@@ -150,7 +154,8 @@ pub fn absorption_coefficient(m: &scene::Material) -> Vec3 {
 /// its filtered model (for the coat too). The family chooses the model (`docs/materials.md`,
 /// "Families"): `metal` and `chrome` are conductors, `glass` and `liquid` a dielectric body,
 /// `paper`, `petal` and `leaf` a thin diffuse-transmitting sheet, `plaster` and `stone` a
-/// rough diffuse (EON), `cloth` and `cord` a sheen over a diffuse base, `emissive` emission alone,
+/// rough diffuse (EON), `cloth` and `cord` a sheen over a diffuse base (each blended with a
+/// dielectric transmission where `transmission > 0`), `emissive` emission alone,
 /// `occluder` a holdout,
 /// `lacquer` a clear coat at full weight over `plain`, every other family `plain`;
 /// `clearcoat > 0` coats any family (glass and liquid on their outside face).
@@ -226,15 +231,24 @@ pub(super) fn material_def(m: &scene::Material, filter_glossy: f32) -> MaterialD
         Family::Paper | Family::Petal | Family::Leaf => {
             Bxdfs::ThinSheet(ThinSheet::new(base, m.transmission))
         }
-        // Under a coat the base is plain's (the coat's model takes a `Plain` base).
-        Family::Plaster | Family::Stone if coat == 0.0 => {
-            Bxdfs::RoughDiffuse(Eon::new(base, roughness))
-        }
+        // Under a coat the base is plain's (the coat's model takes a `Plain` base); with a
+        // share transmitted, the rough diffuse under the interface of `specular`'s index.
+        Family::Plaster | Family::Stone if coat == 0.0 => translucent
+            .then(|| Translucent::rough_diffuse(base, roughness, m.specular, m.transmission, tint))
+            .flatten()
+            .map_or_else(
+                || Bxdfs::RoughDiffuse(Eon::new(base, roughness)),
+                Bxdfs::Translucent,
+            ),
         // A cord is drawn as the azimuthal average of its fibres' lobe: a sheen over its
         // diffuse body (docs/materials.md, "Cord").
-        Family::Cloth | Family::Cord if coat == 0.0 => {
-            Bxdfs::Cloth(Sheen::new(base, m.sheen, roughness))
-        }
+        Family::Cloth | Family::Cord if coat == 0.0 => translucent
+            .then(|| Translucent::sheen(base, m.sheen, roughness, m.specular, m.transmission, tint))
+            .flatten()
+            .map_or_else(
+                || Bxdfs::Cloth(Sheen::new(base, m.sheen, roughness)),
+                Bxdfs::Translucent,
+            ),
         _ if coat > 0.0 => Bxdfs::Coated(Coated::new(
             under_coat(roughness),
             coat,

@@ -594,11 +594,11 @@ fn transmission_on_plain_is_a_translucent_body_and_named_elsewhere() {
         (kept - Vec3::new(0.5, 0.25, 1.0)).abs().max_element() < 1e-5,
         "{kept}"
     );
-    // A metal, a coat, a rough diffuse family: no transmission, no medium.
+    // A metal, a coat, a coated rough diffuse family: no transmission, no medium.
     for (family, metalness, clearcoat) in [
         (Family::Plain, 1.0, 0.0),
         (Family::Plain, 0.0, 0.5),
-        (Family::Plaster, 0.0, 0.0),
+        (Family::Plaster, 0.0, 0.5),
         (Family::Metal, 0.0, 0.0),
     ] {
         let d = material_def(&m("a", family, 0.6, metalness, clearcoat, 2.0), 0.0);
@@ -632,12 +632,11 @@ fn transmission_on_plain_is_a_translucent_body_and_named_elsewhere() {
         .filter(|c| c.what.contains("transmission") || c.what.contains("absorption"))
         .map(|c| c.message.clone())
         .collect();
-    let not_yet = "is not rendered yet on family \"{}\": transmission is drawn on the bodies \
-                   \"glass\" and \"liquid\", the sheets \"paper\", \"petal\" and \"leaf\", and \
-                   the uncoated families \"plain\", \"wood\" and \"bark\"";
     for want in [
-        format!("transmission = 0.6 {}", not_yet.replace("{}", "stone")),
-        format!("transmission = 0.6 {}", not_yet.replace("{}", "plain")),
+        format!(
+            "transmission = 0.6 {}",
+            NO_TRANSMISSION.replace("{}", "plain")
+        ),
         "transmission = 0.6 has no effect: family \"wood\" at metalness 1 is a conductor and \
          does not transmit"
             .to_string(),
@@ -646,7 +645,185 @@ fn transmission_on_plain_is_a_translucent_body_and_named_elsewhere() {
     ] {
         assert!(notes.contains(&want), "{want}\n{notes:#?}");
     }
-    assert_eq!(notes.len(), 4, "{notes:#?}");
+    // The uncoated stone transmits (`transmission_on_the_rough_diffuse_and_sheen_families_*`).
+    assert_eq!(notes.len(), 3, "{notes:#?}");
+}
+
+/// What the schema says where `transmission` is not drawn on a reflecting family.
+const NO_TRANSMISSION: &str = "is not rendered yet on family \"{}\": transmission is drawn on \
+                               the bodies \"glass\" and \"liquid\", the sheets \"paper\", \
+                               \"petal\" and \"leaf\", and the uncoated families \"plain\", \
+                               \"wood\", \"bark\", \"plaster\", \"stone\", \"cloth\" and \
+                               \"cord\"";
+
+/// `transmission` on the uncoated rough diffuse families and sheens builds the translucent
+/// blend over their own lobe, a body of `specular`'s index whose `absorption` colours it by
+/// depth; the old "not rendered yet" note is gone, and the cases still not drawn (a coat, a
+/// film, a metal) are named.
+#[test]
+fn transmission_on_the_rough_diffuse_and_sheen_families_is_a_translucent_body() {
+    use crate::materials::translucent::Base;
+    let m = |key: &str, family, transmission, clearcoat| scene::Material {
+        key: key.into(),
+        family,
+        transmission,
+        clearcoat,
+        base: [0.5, 0.25, 1.0],
+        ..Default::default()
+    };
+    // The family's defaults hold for the interface too: its roughness is the family's.
+    for (family, roughness) in [
+        (Family::Plaster, 0.8f32),
+        (Family::Stone, 0.6),
+        (Family::Cloth, 0.7),
+        (Family::Cord, 0.5),
+    ] {
+        let d = material_def(&m("a", family, 0.6, 0.0), 0.0);
+        let Bxdfs::Translucent(t) = d.bxdf else {
+            panic!("{family:?}: {:?}", d.bxdf)
+        };
+        assert!(d.bxdf.transmits() && d.bxdf.bounds_body(), "{family:?}");
+        assert!((t.weight() - 0.6).abs() < 1e-6);
+        assert!((t.interface().eta() - 1.5).abs() < 1e-3, "{family:?}");
+        assert!(
+            (t.interface().alpha() - roughness * roughness).abs() < 1e-6,
+            "{family:?}"
+        );
+        let opaque = material_def(&m("a", family, 0.0, 0.0), 0.0).bxdf;
+        match (t.base(), opaque) {
+            (Base::RoughDiffuse(a), Bxdfs::RoughDiffuse(b)) => assert_eq!(*a, b),
+            (Base::Sheen(a), Bxdfs::Cloth(b)) => assert_eq!(*a, b),
+            other => panic!("{family:?}: {other:?}"),
+        }
+        assert_eq!(d.bxdf.albedo(), Vec3::new(0.5, 0.25, 1.0));
+        assert!((d.bxdf.roughness() - opaque.roughness()).abs() < 1e-6);
+        // Tinted by base per crossing; with absorption clear, the colour by depth.
+        assert!(
+            (t.shadow_transmittance(1.0) - Vec3::new(0.5, 0.25, 1.0) * 0.6 * 0.96)
+                .abs()
+                .max_element()
+                < 1e-5
+        );
+        let amber = material_def(
+            &scene::Material {
+                absorption: 2.0,
+                ..m("a", family, 1.0, 0.0)
+            },
+            0.0,
+        );
+        let kept = crate::materials::beer_lambert(amber.absorption, 0.5);
+        assert!(
+            (kept - Vec3::new(0.5, 0.25, 1.0)).abs().max_element() < 1e-5,
+            "{family:?}: {kept}"
+        );
+        let Bxdfs::Translucent(clear) = amber.bxdf else {
+            panic!("{:?}", amber.bxdf)
+        };
+        assert!(
+            (clear.shadow_transmittance(1.0) - Vec3::splat(0.96))
+                .abs()
+                .max_element()
+                < 1e-6
+        );
+        // Under a coat: plain under the coat, no transmission, no medium.
+        let coated = material_def(&m("a", family, 0.6, 0.5), 0.0);
+        assert!(matches!(coated.bxdf, Bxdfs::Coated(_)), "{family:?}");
+        assert!(!coated.bxdf.bounds_body());
+    }
+    // `specular` is the interface's F0 once the surface transmits.
+    let d = material_def(
+        &scene::Material {
+            specular: 0.02,
+            ..m("a", Family::Stone, 0.5, 0.0)
+        },
+        0.0,
+    );
+    let Bxdfs::Translucent(t) = d.bxdf else {
+        panic!("{:?}", d.bxdf)
+    };
+    assert!((t.interface().eta() - 1.3294).abs() < 1e-3);
+    // Transmission 0 is the opaque lobe exactly.
+    assert!(matches!(
+        material_def(&m("a", Family::Cloth, 0.0, 0.0), 0.0).bxdf,
+        Bxdfs::Cloth(_)
+    ));
+
+    let with = |mut x: scene::Material, f: &dyn Fn(&mut scene::Material)| {
+        f(&mut x);
+        x
+    };
+    let scene = scene::Scene {
+        materials: vec![
+            // Drawn: no note on transmission, specular or absorption.
+            with(m("alabaster", Family::Stone, 0.6, 0.0), &|x| {
+                x.specular = 0.05;
+                x.absorption = 2.0;
+            }),
+            with(m("gauze", Family::Cloth, 0.4, 0.0), &|x| {
+                x.metalness = 0.5;
+                x.thin_film = 300.0;
+                x.thin_film_amount = 1.0;
+            }),
+            // Not drawn: a coat, and the opaque rough diffuse's specular and absorption.
+            m("varnished", Family::Plaster, 0.6, 0.5),
+            with(m("chalk", Family::Plaster, 0.0, 0.0), &|x| {
+                x.specular = 0.05;
+                x.absorption = 2.0;
+            }),
+        ],
+        ..Default::default()
+    };
+    let notes: Vec<String> = capability_notes(&scene)
+        .iter()
+        .filter(|c| {
+            [
+                "transmission",
+                "specular",
+                "absorption",
+                "metalness",
+                "thin_film",
+            ]
+            .iter()
+            .any(|k| c.what.contains(k))
+        })
+        .map(|c| c.message.clone())
+        .collect();
+    // The old refusal of the uncoated families is gone.
+    for family in ["stone", "cloth"] {
+        let old = format!(
+            "transmission = {} ",
+            if family == "stone" { 0.6 } else { 0.4 }
+        );
+        assert!(
+            !notes
+                .iter()
+                .any(|n| n.starts_with(&old) && n.contains(&format!("family \"{family}\""))),
+            "{notes:#?}"
+        );
+    }
+    let want = [
+        "metalness = 0.5 has no effect: family \"cloth\" has no metal (its transmission's \
+         interface is a dielectric of specular's index)"
+            .to_string(),
+        "thin_film = 300 is not rendered yet on family \"cloth\" with transmission: a thin film \
+         is drawn on opaque surfaces"
+            .to_string(),
+        "thin_film_amount = 1 is not rendered yet on family \"cloth\" with transmission: a thin \
+         film is drawn on opaque surfaces"
+            .to_string(),
+        format!(
+            "transmission = 0.6 {}",
+            NO_TRANSMISSION.replace("{}", "plaster")
+        ),
+        "specular = 0.05 has no effect: family \"plaster\" has no specular layer unless coated"
+            .to_string(),
+        "absorption = 2 has no effect: family \"plaster\" encloses no medium at transmission 0"
+            .to_string(),
+    ];
+    for w in &want {
+        assert!(notes.contains(w), "{w}\n{notes:#?}");
+    }
+    assert_eq!(notes.len(), want.len(), "{notes:#?}");
 }
 
 /// `subsurface` on the uncoated `plain` families builds a clear translucent surface at weight

@@ -43,16 +43,22 @@ const NO_SHEEN: &[&str] = &[
     "plain", "paper", "plaster", "stone", "metal", "occluder", "petal", "leaf", "bark", "wood",
     "lacquer", "glass", "liquid", "emissive", "chrome",
 ];
-/// The families that enclose no medium (`plain`, `wood` and `bark` do where they transmit).
+/// The families that enclose no medium (the reflecting families that transmit do where they
+/// transmit).
 const NO_MEDIUM: &[&str] = &[
-    "paper", "plaster", "stone", "cloth", "metal", "occluder", "petal", "leaf", "cord", "lacquer",
-    "emissive", "chrome",
+    "paper", "metal", "occluder", "petal", "leaf", "lacquer", "emissive", "chrome",
 ];
-/// The families drawn with `plain`'s own model when uncoated: transmission is drawn on them
-/// (`materials::Translucent`).
+/// The families drawn with `plain`'s own model when uncoated: transmission and subsurface
+/// scattering are drawn on them (`materials::Translucent`, `media::Subsurface`).
 const TRANSLUCENT: &[&str] = &["plain", "wood", "bark"];
+/// The reflecting families on which `transmission` is drawn when uncoated: `plain`'s and the
+/// rough diffuse families and sheens (`materials::Translucent` over each base).
+const TRANSMITTING: &[&str] = &["plain", "wood", "bark", "plaster", "stone", "cloth", "cord"];
 /// Where `transmission` is not drawn on a family drawn with `plain`'s model.
-const NO_TRANSMISSION: &str = "is not rendered yet on {family}: transmission is drawn on the bodies \"glass\" and \"liquid\", the sheets \"paper\", \"petal\" and \"leaf\", and the uncoated families \"plain\", \"wood\" and \"bark\"";
+const NO_TRANSMISSION: &str = "is not rendered yet on {family}: transmission is drawn on the bodies \"glass\" and \"liquid\", the sheets \"paper\", \"petal\" and \"leaf\", and the uncoated families \"plain\", \"wood\", \"bark\", \"plaster\", \"stone\", \"cloth\" and \"cord\"";
+/// `metalness` and `fresnel_power` on a transmitting rough diffuse or sheen: its one
+/// specular lobe is the interface's.
+const NO_METAL: &str = "has no effect: {family} has no metal (its transmission's interface is a dielectric of specular's index)";
 const LACQUER: &[&str] = &["lacquer"];
 /// The families drawn with `plain`'s model: every family but the conductors, the dielectric
 /// bodies, the sheets and `emissive` (`lacquer` is `plain` under a coat at full weight).
@@ -79,6 +85,11 @@ const FILM_CASES: [Unread; 8] = [
         why: SHEET,
     },
     Unread {
+        when: When::Over(TRANSMITTING, "transmission", 0.0),
+        agrees: None,
+        why: "is not rendered yet on {family} with transmission: a thin film is drawn on opaque surfaces",
+    },
+    Unread {
         when: When::Uncoated(ROUGH_DIFFUSE),
         agrees: None,
         why: EON,
@@ -97,11 +108,6 @@ const FILM_CASES: [Unread; 8] = [
         when: When::Coated(FAMILIES),
         agrees: None,
         why: FILMED,
-    },
-    Unread {
-        when: When::Over(TRANSLUCENT, "transmission", 0.0),
-        agrees: None,
-        why: "is not rendered yet on {family} with transmission: a thin film is drawn on opaque surfaces",
     },
     Unread {
         when: When::Over(TRANSLUCENT, "subsurface", 0.0),
@@ -184,6 +190,7 @@ pub static MATERIAL: TableSchema = entry(
             .unread(&[
                 Unread { when: When::Is("family", OCCLUDER), agrees: None, why: HOLDOUT },
                 Unread { when: When::Is("family", SHEETS), agrees: None, why: SHEET },
+                Unread { when: When::Over(ROUGH_DIFFUSE, "transmission", 0.0), agrees: None, why: NO_METAL },
                 Unread { when: When::Uncoated(ROUGH_DIFFUSE), agrees: None, why: EON },
                 Unread { when: When::Is("family", EMISSIVE), agrees: None, why: BLACK },
                 Unread {
@@ -202,7 +209,8 @@ pub static MATERIAL: TableSchema = entry(
             .unread(&[
                 Unread { when: When::Is("family", OCCLUDER), agrees: None, why: HOLDOUT },
                 Unread { when: When::Is("family", SHEETS), agrees: None, why: SHEET },
-                Unread { when: When::Uncoated(ROUGH_DIFFUSE), agrees: None, why: EON },
+                // Transmitting, the interface's index is specular's.
+                Unread { when: When::UncoatedAt(ROUGH_DIFFUSE, "transmission", 0.0), agrees: None, why: EON },
                 Unread { when: When::Is("family", EMISSIVE), agrees: None, why: BLACK },
                 Unread {
                     when: When::Is("family", CONDUCTORS),
@@ -270,7 +278,6 @@ pub static MATERIAL: TableSchema = entry(
                     why: "has no effect: {family} at metalness 1 is a conductor and does not transmit",
                 },
                 Unread { when: When::Coated(PLAIN_DRAWN), agrees: None, why: NO_TRANSMISSION },
-                Unread { when: When::Uncoated(ROUGH_DIFFUSE), agrees: None, why: NO_TRANSMISSION },
                 Unread {
                     when: When::Over(TRANSLUCENT, "subsurface", 0.0),
                     agrees: None,
@@ -308,7 +315,7 @@ pub static MATERIAL: TableSchema = entry(
                     why: "has no effect: a thin-walled {family} (thickness > 0) does not bend light",
                 },
                 Unread {
-                    when: When::Is("family", TRANSLUCENT),
+                    when: When::Is("family", TRANSMITTING),
                     agrees: None,
                     why: "is not rendered yet on {family}: dispersion is drawn on the bodies \"glass\" and \"liquid\"",
                 },
@@ -342,6 +349,11 @@ pub static MATERIAL: TableSchema = entry(
                     why: "is not rendered yet on {family}: thin walls are drawn on the bodies \"glass\" and \"liquid\"",
                 },
                 Unread {
+                    when: When::Is("family", ROUGH_DIFFUSE),
+                    agrees: None,
+                    why: "is not rendered yet on {family}: thin walls are drawn on the bodies \"glass\" and \"liquid\"",
+                },
+                Unread {
                     when: When::Is("family", NO_MEDIUM),
                     agrees: None,
                     why: "has no effect: {family} is not a dielectric body",
@@ -361,7 +373,7 @@ pub static MATERIAL: TableSchema = entry(
                     why: "has no effect: {family} encloses no medium",
                 },
                 Unread {
-                    when: When::Coated(TRANSLUCENT),
+                    when: When::Coated(TRANSMITTING),
                     agrees: None,
                     why: "has no effect: {family} under a clear coat does not transmit, and encloses no medium",
                 },
@@ -371,7 +383,7 @@ pub static MATERIAL: TableSchema = entry(
                     why: "has no effect: {family} with subsurface > 0 absorbs by its medium's albedo (base · subsurface_tint)",
                 },
                 Unread {
-                    when: When::At(TRANSLUCENT, "transmission", 0.0),
+                    when: When::At(TRANSMITTING, "transmission", 0.0),
                     agrees: None,
                     why: "has no effect: {family} encloses no medium at transmission 0",
                 },
@@ -402,6 +414,7 @@ pub static MATERIAL: TableSchema = entry(
             .unread(&[
                 Unread { when: When::Is("family", OCCLUDER), agrees: None, why: HOLDOUT },
                 Unread { when: When::Is("family", SHEETS), agrees: None, why: SHEET },
+                Unread { when: When::Over(ROUGH_DIFFUSE, "transmission", 0.0), agrees: None, why: NO_METAL },
                 Unread { when: When::Uncoated(ROUGH_DIFFUSE), agrees: None, why: EON },
                 Unread { when: When::Is("family", EMISSIVE), agrees: None, why: BLACK },
                 Unread {
