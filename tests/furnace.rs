@@ -252,7 +252,7 @@ fn coated_clear_glass_body_is_invisible_in_the_furnace() {
 
 /// A closed body of white `plain` that transmits (the translucent blend of its base and its
 /// layer's interface) is invisible in the furnace, as are a dispersive clear glass body (per
-/// channel), a clear thin-walled glass, a white cord, and transmitting white plaster, stone and
+/// channel), a clear thin-walled glass (smooth and rough), a white cord, and transmitting white plaster, stone and
 /// cloth: the integrator's body hooks (medium, index scale, the transmission's sides) hold for
 /// the new lobes.
 #[test]
@@ -316,6 +316,14 @@ fn translucent_dispersive_and_cord_bodies_are_invisible_in_the_furnace() {
             scene::Material {
                 thickness: 0.01,
                 ..material(scene::Family::Glass, 0.0, 0.0, 0.0)
+            },
+            0.01,
+        ),
+        (
+            "rough thin wall r 0.5",
+            scene::Material {
+                thickness: 0.01,
+                ..material(scene::Family::Glass, 0.5, 0.0, 0.0)
             },
             0.01,
         ),

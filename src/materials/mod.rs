@@ -156,7 +156,8 @@ pub enum Bxdfs {
     /// `glass` and `liquid` with `dispersion > 0` (uncoated): one interface per colour
     /// channel.
     Dispersive(Dispersive),
-    /// `glass` and `liquid` with `thickness > 0` (uncoated): a smooth thin-walled dielectric.
+    /// `glass` and `liquid` with `thickness > 0` (uncoated): a thin-walled dielectric, smooth
+    /// or rough.
     ThinWall(ThinWall),
 }
 
@@ -239,8 +240,8 @@ impl Bxdfs {
             Bxdfs::Iridescent(i) => i.alpha(),
             Bxdfs::Translucent(t) => return t.base().roughness(),
             Bxdfs::Dispersive(d) => d.interface().alpha(),
-            // Smooth faces.
-            Bxdfs::ThinWall(_) => return 0.0,
+            // 0 for smooth faces.
+            Bxdfs::ThinWall(w) => w.alpha(),
         };
         alpha.clamp(0.0, 1.0).sqrt()
     }

@@ -209,10 +209,17 @@ pub(super) fn material_def(m: &scene::Material, filter_glossy: f32) -> MaterialD
     let from_family = |family: Family, roughness: f32, coat_roughness: f32| match family {
         // What asks about a holdout's BSDF finds a black one.
         Family::Occluder => Bxdfs::Plain(Plain::new(Vec3::ZERO, roughness, 0.0, 0.0)),
-        // A thin wall (uncoated): its absorption is the wall's, over its thickness.
-        _ if dielectric_body && !positive(m.clearcoat) && positive(m.thickness) => Bxdfs::ThinWall(
-            ThinWall::new(m.ior, absorption_coefficient(m), m.thickness, tint),
-        ),
+        // A thin wall (uncoated): its absorption is the wall's, over its thickness; its faces
+        // of the (filtered) roughness.
+        _ if dielectric_body && !positive(m.clearcoat) && positive(m.thickness) => {
+            Bxdfs::ThinWall(ThinWall::new(
+                m.ior,
+                absorption_coefficient(m),
+                m.thickness,
+                tint,
+                roughness,
+            ))
+        }
         // Dispersion on an uncoated body: one interface per channel.
         _ if dielectric_body && !positive(m.clearcoat) && m.dispersion > 0.0 => {
             Dispersive::new(m.ior, m.dispersion, roughness, tint).map_or_else(

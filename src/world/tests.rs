@@ -1049,7 +1049,7 @@ fn dispersion_on_glass_is_per_channel_and_named_elsewhere() {
 }
 
 /// `thickness` on an uncoated body makes it a thin wall: no medium, its absorption over the
-/// wall's thickness; its roughness and dispersion are named.
+/// wall's thickness, its faces of its roughness; its dispersion is named.
 #[test]
 fn thickness_on_glass_is_a_thin_wall() {
     let m = |key: &str, thickness, absorption, roughness, dispersion| scene::Material {
@@ -1087,6 +1087,21 @@ fn thickness_on_glass_is_a_thin_wall() {
         t.cmplt(Vec3::new(0.5, 0.25, 1.0) + 1e-6).all() && t.min_element() > 0.1,
         "{t}"
     );
+    // Rough faces: the wall's roughness is drawn, and `filter_glossy` roughens a smooth one.
+    let frosted = material_def(&m("frosted", 0.01, 0.0, 0.4, 0.0), 0.0);
+    let Bxdfs::ThinWall(w) = frosted.bxdf else {
+        panic!("{:?}", frosted.bxdf)
+    };
+    assert!(!w.is_smooth() && (w.alpha() - 0.16).abs() < 1e-6);
+    assert!((frosted.bxdf.roughness() - 0.4).abs() < 1e-6);
+    let pane = material_def(&m("pane", 0.01, 0.0, 0.0, 0.0), 0.5);
+    match (pane.bxdf, pane.filtered) {
+        (Bxdfs::ThinWall(a), Bxdfs::ThinWall(b)) => {
+            assert!(a.is_smooth() && !b.is_smooth());
+            assert!((b.alpha() - 0.25).abs() < 1e-6);
+        }
+        other => panic!("{other:?}"),
+    }
     let scene = scene::Scene {
         materials: vec![m("frosted", 0.01, 0.0, 0.4, 1.0)],
         ..Default::default()
@@ -1095,13 +1110,12 @@ fn thickness_on_glass_is_a_thin_wall() {
         .iter()
         .map(|c| c.message.clone())
         .collect();
+    // The old "its faces are drawn smooth" note is gone; the dispersion note stays.
     assert_eq!(
         notes,
         [
-            "roughness = 0.4 is not rendered yet on a thin-walled family \"glass\" (thickness > \
-             0): its faces are drawn smooth",
             "dispersion = 1 has no effect: a thin-walled family \"glass\" (thickness > 0) does \
-             not bend light",
+          not bend light"
         ]
     );
 }

@@ -176,11 +176,6 @@ pub static MATERIAL: TableSchema = entry(
         k("base", V3).dv(HALF3).u("linear RGB").m("the albedo, or a conductor's reflectance").clamp(within(0.0, 1.0)),
         k("roughness", NUM).d(0.5).m("the microfacet roughness; α = roughness²").clamp(within(0.0, 1.0))
             .unread(&[
-                Unread {
-                    when: When::Over(GLASS, "thickness", 0.0),
-                    agrees: None,
-                    why: "is not rendered yet on a thin-walled {family} (thickness > 0): its faces are drawn smooth",
-                },
                 Unread { when: When::Is("family", OCCLUDER), agrees: None, why: HOLDOUT },
                 Unread { when: When::Is("family", SHEETS), agrees: None, why: SHEET },
                 Unread { when: When::Is("family", EMISSIVE), agrees: None, why: BLACK },
