@@ -252,7 +252,7 @@ fn coated_clear_glass_body_is_invisible_in_the_furnace() {
 
 /// A closed body of white `plain` that transmits (the translucent blend of its base and its
 /// layer's interface) is invisible in the furnace, as are a dispersive clear glass body (per
-/// channel), a clear thin-walled glass (smooth and rough), a white cord, and transmitting white plaster, stone and
+/// channel), a clear thin-walled glass (smooth and rough), a filmed liquid, a white cord, and transmitting white plaster, stone and
 /// cloth: the integrator's body hooks (medium, index scale, the transmission's sides) hold for
 /// the new lobes.
 #[test]
@@ -316,6 +316,16 @@ fn translucent_dispersive_and_cord_bodies_are_invisible_in_the_furnace() {
             scene::Material {
                 thickness: 0.01,
                 ..material(scene::Family::Glass, 0.0, 0.0, 0.0)
+            },
+            0.01,
+        ),
+        (
+            "filmed liquid (300 nm, 1.33)",
+            scene::Material {
+                thin_film: 300.0,
+                thin_film_ior: 1.33,
+                thin_film_amount: 1.0,
+                ..material(scene::Family::Liquid, 0.0, 0.0, 0.0)
             },
             0.01,
         ),

@@ -12,6 +12,7 @@ pub mod dielectric;
 pub mod dispersive;
 pub mod eon;
 pub mod film;
+pub mod film_glass;
 pub mod fresnel;
 pub mod ggx;
 pub mod glass;
@@ -29,6 +30,7 @@ pub use conductor::Conductor;
 pub use dispersive::Dispersive;
 pub use eon::Eon;
 pub use film::ThinFilm;
+pub use film_glass::FilmedGlass;
 pub use glass::Glass;
 pub use iridescent::Iridescent;
 pub use plain::Plain;
@@ -159,6 +161,8 @@ pub enum Bxdfs {
     /// `glass` and `liquid` with `thickness > 0` (uncoated): a thin-walled dielectric, smooth
     /// or rough.
     ThinWall(ThinWall),
+    /// Smooth uncoated `glass` and `liquid` under a thin film.
+    FilmedGlass(FilmedGlass),
 }
 
 impl Bxdfs {
@@ -173,6 +177,7 @@ impl Bxdfs {
                 | Bxdfs::Translucent(_)
                 | Bxdfs::Dispersive(_)
                 | Bxdfs::ThinWall(_)
+                | Bxdfs::FilmedGlass(_)
         )
     }
 
@@ -183,7 +188,11 @@ impl Bxdfs {
     pub fn bounds_body(&self) -> bool {
         matches!(
             self,
-            Bxdfs::Glass(_) | Bxdfs::Translucent(_) | Bxdfs::Dispersive(_) | Bxdfs::ThinWall(_)
+            Bxdfs::Glass(_)
+                | Bxdfs::Translucent(_)
+                | Bxdfs::Dispersive(_)
+                | Bxdfs::ThinWall(_)
+                | Bxdfs::FilmedGlass(_)
         )
     }
 
@@ -197,6 +206,7 @@ impl Bxdfs {
             Bxdfs::Translucent(t) => Some(t.shadow_transmittance(cos)),
             Bxdfs::Dispersive(d) => Some(d.shadow_transmittance(cos)),
             Bxdfs::ThinWall(w) => Some(w.shadow_transmittance(cos)),
+            Bxdfs::FilmedGlass(g) => Some(g.shadow_transmittance(cos)),
             _ => None,
         }
     }
@@ -220,6 +230,7 @@ impl Bxdfs {
             Bxdfs::Dispersive(d) => d.tint(),
             // What the wall passes head on.
             Bxdfs::ThinWall(w) => w.split(1.0).1.clamp(Vec3::ZERO, Vec3::ONE),
+            Bxdfs::FilmedGlass(g) => g.tint(),
         }
     }
 
@@ -242,6 +253,8 @@ impl Bxdfs {
             Bxdfs::Dispersive(d) => d.interface().alpha(),
             // 0 for smooth faces.
             Bxdfs::ThinWall(w) => w.alpha(),
+            // A smooth interface.
+            Bxdfs::FilmedGlass(_) => return 0.0,
         };
         alpha.clamp(0.0, 1.0).sqrt()
     }
@@ -271,6 +284,7 @@ macro_rules! dispatch {
             Bxdfs::Translucent($b) => $e,
             Bxdfs::Dispersive($b) => $e,
             Bxdfs::ThinWall($b) => $e,
+            Bxdfs::FilmedGlass($b) => $e,
         }
     };
 }
@@ -465,6 +479,9 @@ impl<'a> Bsdf<'a> {
                 .interface()
                 .relative_eta(self.frame.to_local(wo), self.frame.to_local(wi)),
             Bxdfs::Dispersive(d) => d
+                .interface()
+                .relative_eta(self.frame.to_local(wo), self.frame.to_local(wi)),
+            Bxdfs::FilmedGlass(g) => g
                 .interface()
                 .relative_eta(self.frame.to_local(wo), self.frame.to_local(wi)),
             _ => 1.0,
@@ -746,6 +763,24 @@ mod tests {
             &Bxdfs::ThinSheet(ThinSheet::new(Vec3::new(0.8, 0.6, 0.3), 0.4)),
             &Bxdfs::RoughDiffuse(Eon::new(Vec3::new(0.8, 0.6, 0.3), 0.7)),
             &Bxdfs::Cloth(Sheen::new(Vec3::new(0.8, 0.6, 0.3), 1.0, 0.6)),
+            &Bxdfs::Translucent(
+                Translucent::sheen(Vec3::new(0.8, 0.6, 0.3), 1.0, 0.6, 0.04, 0.5, Vec3::ONE)
+                    .unwrap(),
+            ),
+            &Bxdfs::Translucent(
+                Translucent::rough_diffuse(Vec3::new(0.8, 0.6, 0.3), 0.7, 0.04, 0.5, Vec3::ONE)
+                    .unwrap(),
+            ),
+            &Bxdfs::ThinWall(ThinWall::new(1.5, Vec3::ZERO, 0.01, Vec3::ONE, 0.4)),
+            &Bxdfs::FilmedGlass(
+                FilmedGlass::new(
+                    1.5,
+                    0.0,
+                    Vec3::ONE,
+                    ThinFilm::new(300.0, 1.33, 1.0).unwrap(),
+                )
+                .unwrap(),
+            ),
         ];
         let mut rng = Rng::new(23);
         for b in models {

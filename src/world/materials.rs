@@ -5,8 +5,8 @@ use super::*;
 use glam::Vec3;
 
 use crate::materials::{
-    positive, Bxdfs, Coated, Conductor, Dispersive, Eon, Glass, Iridescent, Plain, Sheen, ThinFilm,
-    ThinSheet, ThinWall, Translucent,
+    positive, Bxdfs, Coated, Conductor, Dispersive, Eon, FilmedGlass, Glass, Iridescent, Plain,
+    Sheen, ThinFilm, ThinSheet, ThinWall, Translucent,
 };
 use crate::media::Subsurface;
 use crate::scene::{self, Family};
@@ -188,8 +188,8 @@ pub(super) fn material_def(m: &scene::Material, filter_glossy: f32) -> MaterialD
         Plain::with_power(base, roughness, metalness, m.specular, m.fresnel_power)
     };
     let holdout = m.family == Family::Occluder;
-    // A thin film is drawn on the uncoated `plain` model and the conductors (the schema's
-    // `thin_film` cases name the others).
+    // A thin film is drawn on the uncoated `plain` model and the conductors, and on smooth
+    // solid glass (`glass_film`, below; the schema's `thin_film` cases name the others).
     let translucent = !dielectric_body && bounds_body(m);
     // `plain`'s own families with transmission take no film (the schema's `thin_film` cases
     // name it), at any metalness.
@@ -206,6 +206,16 @@ pub(super) fn material_def(m: &scene::Material, filter_glossy: f32) -> MaterialD
                 Family::Plain | Family::Wood | Family::Bark | Family::Metal | Family::Chrome
             )
     });
+    // A film on a solid, uncoated, non-dispersive body; drawn where its interface is smooth
+    // (`FilmedGlass`; a roughened, filtered copy keeps the bare glass).
+    let glass_film = ThinFilm::new(m.thin_film, m.thin_film_ior, m.thin_film_amount).filter(|_| {
+        dielectric_body
+            && !positive(m.clearcoat)
+            && !positive(m.thickness)
+            && !positive(m.dispersion)
+    });
+    let filmed_glass =
+        |roughness: f32| glass_film.and_then(|film| FilmedGlass::new(m.ior, roughness, tint, film));
     let from_family = |family: Family, roughness: f32, coat_roughness: f32| match family {
         // What asks about a holdout's BSDF finds a black one.
         Family::Occluder => Bxdfs::Plain(Plain::new(Vec3::ZERO, roughness, 0.0, 0.0)),
@@ -301,7 +311,10 @@ pub(super) fn material_def(m: &scene::Material, filter_glossy: f32) -> MaterialD
                 film,
             ))
         }
-        (family, None) => from_family(family, roughness, coat_roughness),
+        (family, None) => filmed_glass(roughness).map_or_else(
+            || from_family(family, roughness, coat_roughness),
+            Bxdfs::FilmedGlass,
+        ),
     };
     let least = |r: f32| {
         let r = if r.is_nan() { 0.0 } else { r };

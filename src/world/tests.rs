@@ -517,6 +517,7 @@ fn thin_film_is_drawn_on_a_bare_specular_layer_and_named_elsewhere() {
     );
     let coated = material_def(&m("a", Family::Plain, 0.5, 300.0, 1.0), 0.0);
     assert!(matches!(coated.bxdf, Bxdfs::Coated(_)));
+    // Glass at the spec's roughness (0.5) is rough: the film is not drawn there.
     let glass = material_def(&m("a", Family::Glass, 0.0, 300.0, 1.0), 0.0);
     assert!(matches!(glass.bxdf, Bxdfs::Glass(_)));
     let scene = scene::Scene {
@@ -535,12 +536,15 @@ fn thin_film_is_drawn_on_a_bare_specular_layer_and_named_elsewhere() {
         .map(|c| c.message.clone())
         .collect();
     let film = "is not rendered yet on family \"{}\": a thin film is drawn on the uncoated \
-                families \"plain\", \"wood\", \"bark\", \"metal\" and \"chrome\"";
+                families \"plain\", \"wood\", \"bark\", \"metal\" and \"chrome\", and on \
+                the smooth uncoated bodies \"glass\" and \"liquid\"";
+    let rough = "is not rendered yet on a rough family \"glass\" (roughness ≥ 0.0316): a thin \
+                 film is drawn on a smooth interface";
     assert_eq!(
         notes,
         [
-            format!("thin_film = 300 {}", film.replace("{}", "glass")),
-            format!("thin_film_amount = 1 {}", film.replace("{}", "glass")),
+            format!("thin_film = 300 {rough}"),
+            format!("thin_film_amount = 1 {rough}"),
             format!("thin_film = 300 {}", film.replace("{}", "plain")),
             format!("thin_film_amount = 1 {}", film.replace("{}", "plain")),
             "thin_film_amount = 1 has no effect: thin_film (the film's thickness) is 0".into(),
@@ -548,6 +552,139 @@ fn thin_film_is_drawn_on_a_bare_specular_layer_and_named_elsewhere() {
             "thin_film_amount = 1 has no effect: family \"paper\" is a thin diffuse sheet (base and transmission)".into(),
         ]
     );
+}
+
+/// A thin film on smooth, solid, uncoated `glass` and `liquid` is `FilmedGlass` (a body with
+/// its absorption as before); at amount or thickness 0 the glass is built bit for bit as
+/// without a film; rough, thin-walled, dispersive and coated bodies name it.
+#[test]
+fn thin_film_on_smooth_glass_and_liquid_is_drawn_and_named_elsewhere() {
+    let m = |key: &str, family, roughness, thin_film, thin_film_amount| scene::Material {
+        key: key.into(),
+        family,
+        roughness,
+        thin_film,
+        thin_film_amount,
+        thin_film_ior: 1.33,
+        base: [0.5, 0.25, 1.0],
+        ..Default::default()
+    };
+    // A liquid at the spec's roughness is the family's smooth water.
+    for (family, roughness) in [(Family::Glass, 0.0), (Family::Liquid, 0.5)] {
+        let d = material_def(&m("a", family, roughness, 300.0, 1.0), 0.0);
+        let Bxdfs::FilmedGlass(g) = d.bxdf else {
+            panic!("{family:?}: {:?}", d.bxdf)
+        };
+        assert!(d.bxdf.transmits() && d.bxdf.bounds_body());
+        assert_eq!(g.tint(), Vec3::new(0.5, 0.25, 1.0));
+        let want = if family == Family::Liquid { 1.33 } else { 1.5 };
+        assert!((g.interface().eta() - want).abs() < 1e-6);
+        // A roughened (filtered) copy keeps the bare glass.
+        let filtered = material_def(&m("a", family, roughness, 300.0, 1.0), 0.3).filtered;
+        assert!(matches!(filtered, Bxdfs::Glass(_)), "{filtered:?}");
+    }
+    // Absorption: clear interfaces, the body's medium as without a film.
+    let amber = scene::Material {
+        absorption: 2.0,
+        ..m("a", Family::Glass, 0.0, 300.0, 1.0)
+    };
+    let d = material_def(&amber, 0.0);
+    assert!(matches!(d.bxdf, Bxdfs::FilmedGlass(g) if g.tint() == Vec3::ONE));
+    let bare = material_def(
+        &scene::Material {
+            thin_film_amount: 0.0,
+            ..amber.clone()
+        },
+        0.0,
+    );
+    assert_eq!(d.absorption, bare.absorption);
+    assert!(d.absorption.max_element() > 0.0);
+    // Amount or thickness 0: the same bits as no film.
+    for family in [Family::Glass, Family::Liquid] {
+        let without = material_def(&m("a", family, 0.0, 0.0, 0.0), 0.0).bxdf;
+        assert!(matches!(without, Bxdfs::Glass(_)));
+        assert_eq!(
+            material_def(&m("a", family, 0.0, 300.0, 0.0), 0.0).bxdf,
+            without
+        );
+        assert_eq!(
+            material_def(&m("a", family, 0.0, 0.0, 1.0), 0.0).bxdf,
+            without
+        );
+    }
+    // Elsewhere the bare body, and a note (one scene each: notes are kept once per key and
+    // family). The drawn liquid has none.
+    let with = |mut x: scene::Material, f: &dyn Fn(&mut scene::Material)| {
+        f(&mut x);
+        x
+    };
+    let rest = "a thin film is drawn on a solid body's smooth interface";
+    for (mat, want) in [
+        (m("water", Family::Liquid, 0.5, 300.0, 1.0), None),
+        (
+            m("frosted", Family::Glass, 0.3, 300.0, 1.0),
+            Some(
+                "is not rendered yet on a rough family \"glass\" (roughness ≥ 0.0316): a thin \
+                 film is drawn on a smooth interface"
+                    .to_string(),
+            ),
+        ),
+        (
+            with(m("pane", Family::Glass, 0.0, 300.0, 1.0), &|x| {
+                x.thickness = 0.01
+            }),
+            Some(format!(
+                "is not rendered yet on a thin-walled family \"glass\" (thickness > 0): {rest}"
+            )),
+        ),
+        (
+            with(m("prism", Family::Glass, 0.0, 300.0, 1.0), &|x| {
+                x.dispersion = 1.0
+            }),
+            Some(format!(
+                "is not rendered yet on a dispersive family \"glass\" (dispersion > 0): {rest}"
+            )),
+        ),
+        (
+            with(m("varnished", Family::Glass, 0.0, 300.0, 1.0), &|x| {
+                x.clearcoat = 0.5
+            }),
+            Some(
+                "is not rendered yet on family \"glass\": a thin film is drawn on the uncoated \
+                 families \"plain\", \"wood\", \"bark\", \"metal\" and \"chrome\", and on \
+                 the smooth uncoated bodies \"glass\" and \"liquid\""
+                    .to_string(),
+            ),
+        ),
+    ] {
+        let d = material_def(&mat, 0.0);
+        assert_eq!(
+            matches!(d.bxdf, Bxdfs::FilmedGlass(_)),
+            want.is_none(),
+            "{}",
+            mat.key
+        );
+        let key = mat.key.clone();
+        let scene = scene::Scene {
+            materials: vec![mat],
+            ..Default::default()
+        };
+        let notes: Vec<String> = capability_notes(&scene)
+            .iter()
+            .filter(|c| c.what.contains("thin_film"))
+            .map(|c| c.message.clone())
+            .collect();
+        let want: Vec<String> = want
+            .map(|w| {
+                vec![
+                    format!("thin_film = 300 {w}"),
+                    format!("thin_film_ior = 1.33 {w}"),
+                    format!("thin_film_amount = 1 {w}"),
+                ]
+            })
+            .unwrap_or_default();
+        assert_eq!(notes, want, "{key}");
+    }
 }
 
 /// `transmission` on the uncoated `plain` families builds the translucent blend, a body whose

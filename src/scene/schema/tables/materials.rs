@@ -70,10 +70,14 @@ const BLACK: &str = "has no effect: {family} draws its emission and reflects not
 const DIELECTRIC: &str = "has no effect: {family} is a dielectric of index ior";
 const NO_COAT: &str = "has no effect: {family} has no clear coat";
 
-/// The families whose film is drawn: the uncoated `plain` model and the conductors.
-const FILMED: &str = "is not rendered yet on {family}: a thin film is drawn on the uncoated families \"plain\", \"wood\", \"bark\", \"metal\" and \"chrome\"";
+/// The families whose film is drawn: the uncoated `plain` model and the conductors, and the
+/// smooth solid bodies.
+const FILMED: &str = "is not rendered yet on {family}: a thin film is drawn on the uncoated families \"plain\", \"wood\", \"bark\", \"metal\" and \"chrome\", and on the smooth uncoated bodies \"glass\" and \"liquid\"";
+/// The roughness below which a glass interface is smooth (`α < 10⁻³`, the dielectric's delta
+/// threshold): `√10⁻³`.
+const SMOOTH_ROUGHNESS: f64 = 0.031_622_776_601_683_79;
 /// Where a thin film (`thin_film`, `thin_film_ior`, `thin_film_amount`) is not drawn.
-const FILM_CASES: [Unread; 8] = [
+const FILM_CASES: [Unread; 10] = [
     Unread {
         when: When::Is("family", OCCLUDER),
         agrees: None,
@@ -100,9 +104,19 @@ const FILM_CASES: [Unread; 8] = [
         why: BLACK,
     },
     Unread {
-        when: When::Is("family", GLASS),
+        when: When::Over(GLASS, "thickness", 0.0),
         agrees: None,
-        why: FILMED,
+        why: "is not rendered yet on a thin-walled {family} (thickness > 0): a thin film is drawn on a solid body's smooth interface",
+    },
+    Unread {
+        when: When::Over(GLASS, "dispersion", 0.0),
+        agrees: None,
+        why: "is not rendered yet on a dispersive {family} (dispersion > 0): a thin film is drawn on a solid body's smooth interface",
+    },
+    Unread {
+        when: When::Over(GLASS, "roughness", SMOOTH_ROUGHNESS),
+        agrees: None,
+        why: "is not rendered yet on a rough {family} (roughness ≥ 0.0316): a thin film is drawn on a smooth interface",
     },
     Unread {
         when: When::Coated(FAMILIES),
@@ -390,18 +404,18 @@ pub static MATERIAL: TableSchema = entry(
             ]),
         k("thin_film", NUM).d(0.0).u("nm").m("the thin film's thickness").clamp(within(0.0, 20000.0))
             .unread(&[
-                FILM_CASES[0], FILM_CASES[1], FILM_CASES[2], FILM_CASES[3], FILM_CASES[4], FILM_CASES[5], FILM_CASES[6], FILM_CASES[7],
+                FILM_CASES[0], FILM_CASES[1], FILM_CASES[2], FILM_CASES[3], FILM_CASES[4], FILM_CASES[5], FILM_CASES[6], FILM_CASES[7], FILM_CASES[8], FILM_CASES[9],
                 Unread { when: When::At(FAMILIES, "thin_film_amount", 0.0), agrees: None, why: "has no effect: thin_film_amount is 0" },
             ]),
         k("thin_film_ior", NUM).d(1.5).m("the thin film's index of refraction").clamp(within(1.0, 4.0))
             .unread(&[
-                FILM_CASES[0], FILM_CASES[1], FILM_CASES[2], FILM_CASES[3], FILM_CASES[4], FILM_CASES[5], FILM_CASES[6], FILM_CASES[7],
+                FILM_CASES[0], FILM_CASES[1], FILM_CASES[2], FILM_CASES[3], FILM_CASES[4], FILM_CASES[5], FILM_CASES[6], FILM_CASES[7], FILM_CASES[8], FILM_CASES[9],
                 Unread { when: When::At(FAMILIES, "thin_film", 0.0), agrees: None, why: "has no effect: thin_film (the film's thickness) is 0" },
                 Unread { when: When::At(FAMILIES, "thin_film_amount", 0.0), agrees: None, why: "has no effect: thin_film_amount is 0" },
             ]),
         k("thin_film_amount", NUM).d(0.0).m("the thin film's weight").clamp(within(0.0, 1.0))
             .unread(&[
-                FILM_CASES[0], FILM_CASES[1], FILM_CASES[2], FILM_CASES[3], FILM_CASES[4], FILM_CASES[5], FILM_CASES[6], FILM_CASES[7],
+                FILM_CASES[0], FILM_CASES[1], FILM_CASES[2], FILM_CASES[3], FILM_CASES[4], FILM_CASES[5], FILM_CASES[6], FILM_CASES[7], FILM_CASES[8], FILM_CASES[9],
                 Unread { when: When::At(FAMILIES, "thin_film", 0.0), agrees: None, why: "has no effect: thin_film (the film's thickness) is 0" },
             ]),
         k("emission", V3).dv(ZERO3).u("W·m⁻²·sr⁻¹, linear RGB").m("the radiance leaving the front face").clamp(ge(0.0)),
