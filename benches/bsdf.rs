@@ -8,7 +8,10 @@ use glam::{Vec2, Vec3};
 use pfx_bake::materials::coat::Coated;
 use pfx_bake::materials::conductor::Conductor;
 use pfx_bake::materials::dielectric::Dielectric;
-use pfx_bake::materials::{Bsdf, Bxdf, Bxdfs, Eon, Glass, Plain, Sheen, ThinSheet};
+use pfx_bake::materials::{
+    Bsdf, Bxdf, Bxdfs, Eon, FilmedGlass, Glass, Plain, Sheen, ThinFilm, ThinSheet, ThinWall,
+    Translucent,
+};
 
 const BATCH: usize = 1024;
 
@@ -120,7 +123,7 @@ fn bench_lobes(c: &mut Criterion) {
             u: Vec2::new(hash01(10 * i + 7), hash01(10 * i + 8)),
         })
         .collect();
-    let lobes: [(&str, Box<dyn Bxdf>); 13] = [
+    let lobes: [(&str, Box<dyn Bxdf>); 17] = [
         (
             "plain_lambert",
             Box::new(Plain::new(Vec3::splat(0.7), 0.5, 0.0, 0.0)),
@@ -177,6 +180,38 @@ fn bench_lobes(c: &mut Criterion) {
         (
             "sheen_cloth_r0.7",
             Box::new(Sheen::new(Vec3::new(0.2, 0.4, 0.2), 1.0, 0.7)),
+        ),
+        // Transmission on the rough diffuse and sheen bases, rough thin walls, a film on
+        // glass (the queries' `wi` are all outside: `f_pdf` measures the reflecting side).
+        (
+            "translucent_plaster_r0.8_t0.5",
+            Box::new(
+                Translucent::rough_diffuse(Vec3::new(0.85, 0.82, 0.75), 0.8, 0.04, 0.5, Vec3::ONE)
+                    .unwrap(),
+            ),
+        ),
+        (
+            "translucent_cloth_r0.7_t0.5",
+            Box::new(
+                Translucent::sheen(Vec3::new(0.2, 0.4, 0.2), 1.0, 0.7, 0.04, 0.5, Vec3::ONE)
+                    .unwrap(),
+            ),
+        ),
+        (
+            "thin_wall_1.5_r0.3",
+            Box::new(ThinWall::new(1.5, Vec3::ZERO, 0.01, Vec3::ONE, 0.3)),
+        ),
+        (
+            "filmed_glass_1.5_smooth",
+            Box::new(
+                FilmedGlass::new(
+                    1.5,
+                    0.0,
+                    Vec3::ONE,
+                    ThinFilm::new(300.0, 1.33, 1.0).unwrap(),
+                )
+                .unwrap(),
+            ),
         ),
     ];
     let mut group = c.benchmark_group("lobe");

@@ -252,8 +252,9 @@ fn coated_clear_glass_body_is_invisible_in_the_furnace() {
 
 /// A closed body of white `plain` that transmits (the translucent blend of its base and its
 /// layer's interface) is invisible in the furnace, as are a dispersive clear glass body (per
-/// channel), a clear thin-walled glass and a white cord: the integrator's body hooks (medium, index scale, the
-/// transmission's sides) hold for the new lobes.
+/// channel), a clear thin-walled glass (smooth and rough), a filmed liquid, a white cord, and transmitting white plaster, stone and
+/// cloth: the integrator's body hooks (medium, index scale, the transmission's sides) hold for
+/// the new lobes.
 #[test]
 fn translucent_dispersive_and_cord_bodies_are_invisible_in_the_furnace() {
     let material = |family, roughness, transmission, dispersion| scene::Material {
@@ -293,11 +294,46 @@ fn translucent_dispersive_and_cord_bodies_are_invisible_in_the_furnace() {
             0.025,
         ),
         ("cord", material(scene::Family::Cord, 0.5, 0.0, 0.0), 0.015),
+        // The rough diffuse and sheen bases under the transmitting interface: rough (the
+        // families' default roughness is the interface's) and smooth.
+        (
+            "translucent plaster r 0.8 t 0.6",
+            material(scene::Family::Plaster, 0.8, 0.6, 0.0),
+            0.025,
+        ),
+        (
+            "translucent stone r 0 t 0.7",
+            material(scene::Family::Stone, 0.0, 0.7, 0.0),
+            0.015,
+        ),
+        (
+            "translucent cloth r 0.7 t 0.5",
+            material(scene::Family::Cloth, 0.7, 0.5, 0.0),
+            0.025,
+        ),
         (
             "thin wall",
             scene::Material {
                 thickness: 0.01,
                 ..material(scene::Family::Glass, 0.0, 0.0, 0.0)
+            },
+            0.01,
+        ),
+        (
+            "filmed liquid (300 nm, 1.33)",
+            scene::Material {
+                thin_film: 300.0,
+                thin_film_ior: 1.33,
+                thin_film_amount: 1.0,
+                ..material(scene::Family::Liquid, 0.0, 0.0, 0.0)
+            },
+            0.01,
+        ),
+        (
+            "rough thin wall r 0.5",
+            scene::Material {
+                thickness: 0.01,
+                ..material(scene::Family::Glass, 0.5, 0.0, 0.0)
             },
             0.01,
         ),

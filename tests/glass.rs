@@ -182,10 +182,16 @@ fn keys_a_family_does_not_read_are_named() {
         ior: 1.7,
         ..material("frosted", scene::Family::Plain)
     });
-    // Transmission is drawn on plain (above); not yet on the rough diffuse families.
+    // Transmission is drawn on plain (above) and on the rough diffuse families (no note);
+    // under a coat it is not yet.
     s.materials.push(scene::Material {
         transmission: 0.3,
         ..material("alabaster", scene::Family::Stone)
+    });
+    s.materials.push(scene::Material {
+        transmission: 0.3,
+        clearcoat: 0.5,
+        ..material("glazed", scene::Family::Stone)
     });
     // A coat reads ior and clearcoat_roughness; lacquer's coat is at full weight.
     s.materials.push(scene::Material {
@@ -248,7 +254,7 @@ fn keys_a_family_does_not_read_are_named() {
             ),
             (
                 "materials.transmission on family stone",
-                "transmission = 0.3 is not rendered yet on family \"stone\": transmission is drawn on the bodies \"glass\" and \"liquid\", the sheets \"paper\", \"petal\" and \"leaf\", and the uncoated families \"plain\", \"wood\" and \"bark\""
+                "transmission = 0.3 is not rendered yet on family \"stone\": transmission is drawn on the bodies \"glass\" and \"liquid\", the sheets \"paper\", \"petal\" and \"leaf\", and the uncoated families \"plain\", \"wood\", \"bark\", \"plaster\", \"stone\", \"cloth\" and \"cord\""
             ),
         ]
     );

@@ -193,6 +193,11 @@ impl Conductor {
         }
     }
 
+    /// The microfacet distribution (`α = roughness²`).
+    pub(crate) fn ggx(&self) -> &Ggx {
+        &self.ggx
+    }
+
     /// Schlick's reflectance at the cosine `cos` between the direction and the microfacet.
     pub(crate) fn fresnel(&self, cos: f32) -> Vec3 {
         fresnel::schlick_pow(self.f0, cos, self.power)

@@ -12,6 +12,7 @@ pub mod dielectric;
 pub mod dispersive;
 pub mod eon;
 pub mod film;
+pub mod film_glass;
 pub mod fresnel;
 pub mod ggx;
 pub mod glass;
@@ -29,6 +30,7 @@ pub use conductor::Conductor;
 pub use dispersive::Dispersive;
 pub use eon::Eon;
 pub use film::ThinFilm;
+pub use film_glass::FilmedGlass;
 pub use glass::Glass;
 pub use iridescent::Iridescent;
 pub use plain::Plain;
@@ -149,14 +151,18 @@ pub enum Bxdfs {
     Cloth(Sheen),
     /// `plain` (and the conductors, as `plain` at metalness 1) under a thin film.
     Iridescent(Iridescent),
-    /// `plain` (and every family drawn with it) with `transmission > 0`: the base's
-    /// reflection blended with a dielectric transmission into the body it bounds.
+    /// `plain` (and every family drawn with it), the rough diffuse families and the sheens
+    /// with `transmission > 0`: the base's reflection blended with a dielectric transmission
+    /// into the body it bounds.
     Translucent(Translucent),
     /// `glass` and `liquid` with `dispersion > 0` (uncoated): one interface per colour
     /// channel.
     Dispersive(Dispersive),
-    /// `glass` and `liquid` with `thickness > 0` (uncoated): a smooth thin-walled dielectric.
+    /// `glass` and `liquid` with `thickness > 0` (uncoated): a thin-walled dielectric, smooth
+    /// or rough.
     ThinWall(ThinWall),
+    /// Smooth uncoated `glass` and `liquid` under a thin film.
+    FilmedGlass(FilmedGlass),
 }
 
 impl Bxdfs {
@@ -171,6 +177,7 @@ impl Bxdfs {
                 | Bxdfs::Translucent(_)
                 | Bxdfs::Dispersive(_)
                 | Bxdfs::ThinWall(_)
+                | Bxdfs::FilmedGlass(_)
         )
     }
 
@@ -181,7 +188,11 @@ impl Bxdfs {
     pub fn bounds_body(&self) -> bool {
         matches!(
             self,
-            Bxdfs::Glass(_) | Bxdfs::Translucent(_) | Bxdfs::Dispersive(_) | Bxdfs::ThinWall(_)
+            Bxdfs::Glass(_)
+                | Bxdfs::Translucent(_)
+                | Bxdfs::Dispersive(_)
+                | Bxdfs::ThinWall(_)
+                | Bxdfs::FilmedGlass(_)
         )
     }
 
@@ -195,6 +206,7 @@ impl Bxdfs {
             Bxdfs::Translucent(t) => Some(t.shadow_transmittance(cos)),
             Bxdfs::Dispersive(d) => Some(d.shadow_transmittance(cos)),
             Bxdfs::ThinWall(w) => Some(w.shadow_transmittance(cos)),
+            Bxdfs::FilmedGlass(g) => Some(g.shadow_transmittance(cos)),
             _ => None,
         }
     }
@@ -214,10 +226,11 @@ impl Bxdfs {
             Bxdfs::RoughDiffuse(e) => e.base(),
             Bxdfs::Cloth(c) => c.base(),
             Bxdfs::Iridescent(i) => i.base(),
-            Bxdfs::Translucent(t) => t.base().base(),
+            Bxdfs::Translucent(t) => t.base().albedo(),
             Bxdfs::Dispersive(d) => d.tint(),
             // What the wall passes head on.
             Bxdfs::ThinWall(w) => w.split(1.0).1.clamp(Vec3::ZERO, Vec3::ONE),
+            Bxdfs::FilmedGlass(g) => g.tint(),
         }
     }
 
@@ -236,10 +249,12 @@ impl Bxdfs {
             Bxdfs::RoughDiffuse(e) => return e.roughness(),
             Bxdfs::Cloth(c) => c.alpha(),
             Bxdfs::Iridescent(i) => i.alpha(),
-            Bxdfs::Translucent(t) => t.base().alpha(),
+            Bxdfs::Translucent(t) => return t.base().roughness(),
             Bxdfs::Dispersive(d) => d.interface().alpha(),
-            // Smooth faces.
-            Bxdfs::ThinWall(_) => return 0.0,
+            // 0 for smooth faces.
+            Bxdfs::ThinWall(w) => w.alpha(),
+            // A smooth interface.
+            Bxdfs::FilmedGlass(_) => return 0.0,
         };
         alpha.clamp(0.0, 1.0).sqrt()
     }
@@ -269,6 +284,7 @@ macro_rules! dispatch {
             Bxdfs::Translucent($b) => $e,
             Bxdfs::Dispersive($b) => $e,
             Bxdfs::ThinWall($b) => $e,
+            Bxdfs::FilmedGlass($b) => $e,
         }
     };
 }
@@ -463,6 +479,9 @@ impl<'a> Bsdf<'a> {
                 .interface()
                 .relative_eta(self.frame.to_local(wo), self.frame.to_local(wi)),
             Bxdfs::Dispersive(d) => d
+                .interface()
+                .relative_eta(self.frame.to_local(wo), self.frame.to_local(wi)),
+            Bxdfs::FilmedGlass(g) => g
                 .interface()
                 .relative_eta(self.frame.to_local(wo), self.frame.to_local(wi)),
             _ => 1.0,
@@ -744,6 +763,24 @@ mod tests {
             &Bxdfs::ThinSheet(ThinSheet::new(Vec3::new(0.8, 0.6, 0.3), 0.4)),
             &Bxdfs::RoughDiffuse(Eon::new(Vec3::new(0.8, 0.6, 0.3), 0.7)),
             &Bxdfs::Cloth(Sheen::new(Vec3::new(0.8, 0.6, 0.3), 1.0, 0.6)),
+            &Bxdfs::Translucent(
+                Translucent::sheen(Vec3::new(0.8, 0.6, 0.3), 1.0, 0.6, 0.04, 0.5, Vec3::ONE)
+                    .unwrap(),
+            ),
+            &Bxdfs::Translucent(
+                Translucent::rough_diffuse(Vec3::new(0.8, 0.6, 0.3), 0.7, 0.04, 0.5, Vec3::ONE)
+                    .unwrap(),
+            ),
+            &Bxdfs::ThinWall(ThinWall::new(1.5, Vec3::ZERO, 0.01, Vec3::ONE, 0.4)),
+            &Bxdfs::FilmedGlass(
+                FilmedGlass::new(
+                    1.5,
+                    0.0,
+                    Vec3::ONE,
+                    ThinFilm::new(300.0, 1.33, 1.0).unwrap(),
+                )
+                .unwrap(),
+            ),
         ];
         let mut rng = Rng::new(23);
         for b in models {

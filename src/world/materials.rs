@@ -5,8 +5,8 @@ use super::*;
 use glam::Vec3;
 
 use crate::materials::{
-    positive, Bxdfs, Coated, Conductor, Dispersive, Eon, Glass, Iridescent, Plain, Sheen, ThinFilm,
-    ThinSheet, ThinWall, Translucent,
+    positive, Bxdfs, Coated, Conductor, Dispersive, Eon, FilmedGlass, Glass, Iridescent, Plain,
+    Sheen, ThinFilm, ThinSheet, ThinWall, Translucent,
 };
 use crate::media::Subsurface;
 use crate::scene::{self, Family};
@@ -78,8 +78,9 @@ pub fn with_family_defaults(m: &scene::Material) -> scene::Material {
 }
 
 /// Whether `m` (with its family's defaults) is drawn as a body's interface: `glass` and
-/// `liquid`, and the uncoated families drawn as `plain` with a share transmitted
-/// (`transmission · (1 − metalness) > 0`, [`Translucent`]).
+/// `liquid`, the uncoated families drawn as `plain` with a share transmitted
+/// (`transmission · (1 − metalness) > 0`, [`Translucent`]), and the uncoated rough diffuse
+/// families and sheens with `transmission > 0` (their models have no metal).
 fn bounds_body(m: &scene::Material) -> bool {
     let unit = |x: f32| if x.is_nan() { 0.0 } else { x.clamp(0.0, 1.0) };
     match m.family {
@@ -88,6 +89,9 @@ fn bounds_body(m: &scene::Material) -> bool {
             m.clearcoat <= 0.0
                 && (positive(unit(m.transmission) * (1.0 - unit(m.metalness)))
                     || scatters_inside(m))
+        }
+        Family::Plaster | Family::Stone | Family::Cloth | Family::Cord => {
+            m.clearcoat <= 0.0 && positive(unit(m.transmission))
         }
         _ => false,
     }
@@ -150,7 +154,8 @@ pub fn absorption_coefficient(m: &scene::Material) -> Vec3 {
 /// its filtered model (for the coat too). The family chooses the model (`docs/materials.md`,
 /// "Families"): `metal` and `chrome` are conductors, `glass` and `liquid` a dielectric body,
 /// `paper`, `petal` and `leaf` a thin diffuse-transmitting sheet, `plaster` and `stone` a
-/// rough diffuse (EON), `cloth` and `cord` a sheen over a diffuse base, `emissive` emission alone,
+/// rough diffuse (EON), `cloth` and `cord` a sheen over a diffuse base (each blended with a
+/// dielectric transmission where `transmission > 0`), `emissive` emission alone,
 /// `occluder` a holdout,
 /// `lacquer` a clear coat at full weight over `plain`, every other family `plain`;
 /// `clearcoat > 0` coats any family (glass and liquid on their outside face).
@@ -183,8 +188,8 @@ pub(super) fn material_def(m: &scene::Material, filter_glossy: f32) -> MaterialD
         Plain::with_power(base, roughness, metalness, m.specular, m.fresnel_power)
     };
     let holdout = m.family == Family::Occluder;
-    // A thin film is drawn on the uncoated `plain` model and the conductors (the schema's
-    // `thin_film` cases name the others).
+    // A thin film is drawn on the uncoated `plain` model and the conductors, and on smooth
+    // solid glass (`glass_film`, below; the schema's `thin_film` cases name the others).
     let translucent = !dielectric_body && bounds_body(m);
     // `plain`'s own families with transmission take no film (the schema's `thin_film` cases
     // name it), at any metalness.
@@ -201,13 +206,30 @@ pub(super) fn material_def(m: &scene::Material, filter_glossy: f32) -> MaterialD
                 Family::Plain | Family::Wood | Family::Bark | Family::Metal | Family::Chrome
             )
     });
+    // A film on a solid, uncoated, non-dispersive body; drawn where its interface is smooth
+    // (`FilmedGlass`; a roughened, filtered copy keeps the bare glass).
+    let glass_film = ThinFilm::new(m.thin_film, m.thin_film_ior, m.thin_film_amount).filter(|_| {
+        dielectric_body
+            && !positive(m.clearcoat)
+            && !positive(m.thickness)
+            && !positive(m.dispersion)
+    });
+    let filmed_glass =
+        |roughness: f32| glass_film.and_then(|film| FilmedGlass::new(m.ior, roughness, tint, film));
     let from_family = |family: Family, roughness: f32, coat_roughness: f32| match family {
         // What asks about a holdout's BSDF finds a black one.
         Family::Occluder => Bxdfs::Plain(Plain::new(Vec3::ZERO, roughness, 0.0, 0.0)),
-        // A thin wall (uncoated): its absorption is the wall's, over its thickness.
-        _ if dielectric_body && !positive(m.clearcoat) && positive(m.thickness) => Bxdfs::ThinWall(
-            ThinWall::new(m.ior, absorption_coefficient(m), m.thickness, tint),
-        ),
+        // A thin wall (uncoated): its absorption is the wall's, over its thickness; its faces
+        // of the (filtered) roughness.
+        _ if dielectric_body && !positive(m.clearcoat) && positive(m.thickness) => {
+            Bxdfs::ThinWall(ThinWall::new(
+                m.ior,
+                absorption_coefficient(m),
+                m.thickness,
+                tint,
+                roughness,
+            ))
+        }
         // Dispersion on an uncoated body: one interface per channel.
         _ if dielectric_body && !positive(m.clearcoat) && m.dispersion > 0.0 => {
             Dispersive::new(m.ior, m.dispersion, roughness, tint).map_or_else(
@@ -226,15 +248,24 @@ pub(super) fn material_def(m: &scene::Material, filter_glossy: f32) -> MaterialD
         Family::Paper | Family::Petal | Family::Leaf => {
             Bxdfs::ThinSheet(ThinSheet::new(base, m.transmission))
         }
-        // Under a coat the base is plain's (the coat's model takes a `Plain` base).
-        Family::Plaster | Family::Stone if coat == 0.0 => {
-            Bxdfs::RoughDiffuse(Eon::new(base, roughness))
-        }
+        // Under a coat the base is plain's (the coat's model takes a `Plain` base); with a
+        // share transmitted, the rough diffuse under the interface of `specular`'s index.
+        Family::Plaster | Family::Stone if coat == 0.0 => translucent
+            .then(|| Translucent::rough_diffuse(base, roughness, m.specular, m.transmission, tint))
+            .flatten()
+            .map_or_else(
+                || Bxdfs::RoughDiffuse(Eon::new(base, roughness)),
+                Bxdfs::Translucent,
+            ),
         // A cord is drawn as the azimuthal average of its fibres' lobe: a sheen over its
         // diffuse body (docs/materials.md, "Cord").
-        Family::Cloth | Family::Cord if coat == 0.0 => {
-            Bxdfs::Cloth(Sheen::new(base, m.sheen, roughness))
-        }
+        Family::Cloth | Family::Cord if coat == 0.0 => translucent
+            .then(|| Translucent::sheen(base, m.sheen, roughness, m.specular, m.transmission, tint))
+            .flatten()
+            .map_or_else(
+                || Bxdfs::Cloth(Sheen::new(base, m.sheen, roughness)),
+                Bxdfs::Translucent,
+            ),
         _ if coat > 0.0 => Bxdfs::Coated(Coated::new(
             under_coat(roughness),
             coat,
@@ -280,7 +311,10 @@ pub(super) fn material_def(m: &scene::Material, filter_glossy: f32) -> MaterialD
                 film,
             ))
         }
-        (family, None) => from_family(family, roughness, coat_roughness),
+        (family, None) => filmed_glass(roughness).map_or_else(
+            || from_family(family, roughness, coat_roughness),
+            Bxdfs::FilmedGlass,
+        ),
     };
     let least = |r: f32| {
         let r = if r.is_nan() { 0.0 } else { r };

@@ -30,12 +30,16 @@ fn case<'c>(
             sel("family").is_some_and(|f| fams.contains(&f))
                 && num(key).is_some_and(|x| unit(x) as f64 == v)
         }
-        When::Over(fams, key, v) => {
+        When::Over(fams, key, v) | When::UncoatedAt(fams, key, v) => {
             let coated =
                 sel("family") == Some("lacquer") || num("clearcoat").is_some_and(|c| c > 0.0);
+            let holds = |x: f32| match c.when {
+                When::Over(..) => unit(x) as f64 > v,
+                _ => unit(x) as f64 == v,
+            };
             !coated
                 && sel("family").is_some_and(|f| fams.contains(&f))
-                && num(key).is_some_and(|x| unit(x) as f64 > v)
+                && num(key).is_some_and(holds)
         }
     })
 }
@@ -43,16 +47,20 @@ fn case<'c>(
 /// The notes of one resolved table: each number key that has no effect at the value it holds
 /// (a value equal to the default, or to the one that agrees with the case, changes nothing),
 /// as `(key, "<key> = <value> <why>")`; and the keys the case leaves drawn, for the clamps.
+/// `drawn` gives the numbers the cases are decided on: the values drawn (a material's with its
+/// family's defaults, so a `liquid` is smooth at the spec's roughness), where `num` gives the
+/// values written.
 fn unread_notes(
     table: &'static TableSchema,
     family: &str,
     sel: &dyn Fn(&str) -> Option<&'static str>,
     num: &dyn Fn(&str) -> Option<f32>,
+    drawn: &dyn Fn(&str) -> Option<f32>,
 ) -> (Vec<(&'static str, String)>, Vec<&'static str>) {
     let mut notes = Vec::new();
     let mut unread = Vec::new();
     for key in table.all().filter(|k| !k.unread.is_empty()) {
-        let Some(c) = case(key.unread, sel, num) else {
+        let Some(c) = case(key.unread, sel, drawn) else {
             continue;
         };
         unread.push(key.name);
@@ -156,7 +164,9 @@ pub(super) fn capability_notes(scene: &Scene) -> Vec<Capability> {
         }
         let sel = |k: &str| (k == "family").then_some(family);
         let num = |k: &str| m.number(k);
-        let (unread, unused) = unread_notes(&schema::MATERIAL, family, &sel, &num);
+        let with_defaults = super::materials::with_family_defaults(m);
+        let drawn = |k: &str| with_defaults.number(k);
+        let (unread, unused) = unread_notes(&schema::MATERIAL, family, &sel, &num, &drawn);
         for (key, message) in unread {
             add(
                 format!("materials.{key} on family {family}"),
@@ -187,7 +197,7 @@ pub(super) fn capability_notes(scene: &Scene) -> Vec<Capability> {
         let model = sun.model_name();
         let sel = |k: &str| (k == "model").then_some(model);
         let num = |k: &str| sun.number(k);
-        for (key, message) in unread_notes(&schema::SUN, "", &sel, &num).0 {
+        for (key, message) in unread_notes(&schema::SUN, "", &sel, &num, &num).0 {
             let path = format!("sun.{key}");
             let at = scene
                 .present

@@ -331,7 +331,7 @@ impl PathTracer<'_> {
 /// BSDF alone, which a mixture density could not represent.
 fn guided(bxdf: &Bxdfs, min_roughness: f32) -> bool {
     match bxdf {
-        Bxdfs::Glass(_) | Bxdfs::Coated(_) => false,
+        Bxdfs::Glass(_) | Bxdfs::FilmedGlass(_) | Bxdfs::Coated(_) => false,
         b => b.roughness() >= min_roughness,
     }
 }

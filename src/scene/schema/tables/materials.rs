@@ -43,16 +43,22 @@ const NO_SHEEN: &[&str] = &[
     "plain", "paper", "plaster", "stone", "metal", "occluder", "petal", "leaf", "bark", "wood",
     "lacquer", "glass", "liquid", "emissive", "chrome",
 ];
-/// The families that enclose no medium (`plain`, `wood` and `bark` do where they transmit).
+/// The families that enclose no medium (the reflecting families that transmit do where they
+/// transmit).
 const NO_MEDIUM: &[&str] = &[
-    "paper", "plaster", "stone", "cloth", "metal", "occluder", "petal", "leaf", "cord", "lacquer",
-    "emissive", "chrome",
+    "paper", "metal", "occluder", "petal", "leaf", "lacquer", "emissive", "chrome",
 ];
-/// The families drawn with `plain`'s own model when uncoated: transmission is drawn on them
-/// (`materials::Translucent`).
+/// The families drawn with `plain`'s own model when uncoated: transmission and subsurface
+/// scattering are drawn on them (`materials::Translucent`, `media::Subsurface`).
 const TRANSLUCENT: &[&str] = &["plain", "wood", "bark"];
+/// The reflecting families on which `transmission` is drawn when uncoated: `plain`'s and the
+/// rough diffuse families and sheens (`materials::Translucent` over each base).
+const TRANSMITTING: &[&str] = &["plain", "wood", "bark", "plaster", "stone", "cloth", "cord"];
 /// Where `transmission` is not drawn on a family drawn with `plain`'s model.
-const NO_TRANSMISSION: &str = "is not rendered yet on {family}: transmission is drawn on the bodies \"glass\" and \"liquid\", the sheets \"paper\", \"petal\" and \"leaf\", and the uncoated families \"plain\", \"wood\" and \"bark\"";
+const NO_TRANSMISSION: &str = "is not rendered yet on {family}: transmission is drawn on the bodies \"glass\" and \"liquid\", the sheets \"paper\", \"petal\" and \"leaf\", and the uncoated families \"plain\", \"wood\", \"bark\", \"plaster\", \"stone\", \"cloth\" and \"cord\"";
+/// `metalness` and `fresnel_power` on a transmitting rough diffuse or sheen: its one
+/// specular lobe is the interface's.
+const NO_METAL: &str = "has no effect: {family} has no metal (its transmission's interface is a dielectric of specular's index)";
 const LACQUER: &[&str] = &["lacquer"];
 /// The families drawn with `plain`'s model: every family but the conductors, the dielectric
 /// bodies, the sheets and `emissive` (`lacquer` is `plain` under a coat at full weight).
@@ -64,10 +70,14 @@ const BLACK: &str = "has no effect: {family} draws its emission and reflects not
 const DIELECTRIC: &str = "has no effect: {family} is a dielectric of index ior";
 const NO_COAT: &str = "has no effect: {family} has no clear coat";
 
-/// The families whose film is drawn: the uncoated `plain` model and the conductors.
-const FILMED: &str = "is not rendered yet on {family}: a thin film is drawn on the uncoated families \"plain\", \"wood\", \"bark\", \"metal\" and \"chrome\"";
+/// The families whose film is drawn: the uncoated `plain` model and the conductors, and the
+/// smooth solid bodies.
+const FILMED: &str = "is not rendered yet on {family}: a thin film is drawn on the uncoated families \"plain\", \"wood\", \"bark\", \"metal\" and \"chrome\", and on the smooth uncoated bodies \"glass\" and \"liquid\"";
+/// The roughness below which a glass interface is smooth (`α < 10⁻³`, the dielectric's delta
+/// threshold): `√10⁻³`.
+const SMOOTH_ROUGHNESS: f64 = 0.031_622_776_601_683_79;
 /// Where a thin film (`thin_film`, `thin_film_ior`, `thin_film_amount`) is not drawn.
-const FILM_CASES: [Unread; 8] = [
+const FILM_CASES: [Unread; 10] = [
     Unread {
         when: When::Is("family", OCCLUDER),
         agrees: None,
@@ -77,6 +87,11 @@ const FILM_CASES: [Unread; 8] = [
         when: When::Is("family", SHEETS),
         agrees: None,
         why: SHEET,
+    },
+    Unread {
+        when: When::Over(TRANSMITTING, "transmission", 0.0),
+        agrees: None,
+        why: "is not rendered yet on {family} with transmission: a thin film is drawn on opaque surfaces",
     },
     Unread {
         when: When::Uncoated(ROUGH_DIFFUSE),
@@ -89,19 +104,24 @@ const FILM_CASES: [Unread; 8] = [
         why: BLACK,
     },
     Unread {
-        when: When::Is("family", GLASS),
+        when: When::Over(GLASS, "thickness", 0.0),
         agrees: None,
-        why: FILMED,
+        why: "is not rendered yet on a thin-walled {family} (thickness > 0): a thin film is drawn on a solid body's smooth interface",
+    },
+    Unread {
+        when: When::Over(GLASS, "dispersion", 0.0),
+        agrees: None,
+        why: "is not rendered yet on a dispersive {family} (dispersion > 0): a thin film is drawn on a solid body's smooth interface",
+    },
+    Unread {
+        when: When::Over(GLASS, "roughness", SMOOTH_ROUGHNESS),
+        agrees: None,
+        why: "is not rendered yet on a rough {family} (roughness ≥ 0.0316): a thin film is drawn on a smooth interface",
     },
     Unread {
         when: When::Coated(FAMILIES),
         agrees: None,
         why: FILMED,
-    },
-    Unread {
-        when: When::Over(TRANSLUCENT, "transmission", 0.0),
-        agrees: None,
-        why: "is not rendered yet on {family} with transmission: a thin film is drawn on opaque surfaces",
     },
     Unread {
         when: When::Over(TRANSLUCENT, "subsurface", 0.0),
@@ -170,11 +190,6 @@ pub static MATERIAL: TableSchema = entry(
         k("base", V3).dv(HALF3).u("linear RGB").m("the albedo, or a conductor's reflectance").clamp(within(0.0, 1.0)),
         k("roughness", NUM).d(0.5).m("the microfacet roughness; α = roughness²").clamp(within(0.0, 1.0))
             .unread(&[
-                Unread {
-                    when: When::Over(GLASS, "thickness", 0.0),
-                    agrees: None,
-                    why: "is not rendered yet on a thin-walled {family} (thickness > 0): its faces are drawn smooth",
-                },
                 Unread { when: When::Is("family", OCCLUDER), agrees: None, why: HOLDOUT },
                 Unread { when: When::Is("family", SHEETS), agrees: None, why: SHEET },
                 Unread { when: When::Is("family", EMISSIVE), agrees: None, why: BLACK },
@@ -184,6 +199,7 @@ pub static MATERIAL: TableSchema = entry(
             .unread(&[
                 Unread { when: When::Is("family", OCCLUDER), agrees: None, why: HOLDOUT },
                 Unread { when: When::Is("family", SHEETS), agrees: None, why: SHEET },
+                Unread { when: When::Over(ROUGH_DIFFUSE, "transmission", 0.0), agrees: None, why: NO_METAL },
                 Unread { when: When::Uncoated(ROUGH_DIFFUSE), agrees: None, why: EON },
                 Unread { when: When::Is("family", EMISSIVE), agrees: None, why: BLACK },
                 Unread {
@@ -202,7 +218,8 @@ pub static MATERIAL: TableSchema = entry(
             .unread(&[
                 Unread { when: When::Is("family", OCCLUDER), agrees: None, why: HOLDOUT },
                 Unread { when: When::Is("family", SHEETS), agrees: None, why: SHEET },
-                Unread { when: When::Uncoated(ROUGH_DIFFUSE), agrees: None, why: EON },
+                // Transmitting, the interface's index is specular's.
+                Unread { when: When::UncoatedAt(ROUGH_DIFFUSE, "transmission", 0.0), agrees: None, why: EON },
                 Unread { when: When::Is("family", EMISSIVE), agrees: None, why: BLACK },
                 Unread {
                     when: When::Is("family", CONDUCTORS),
@@ -270,7 +287,6 @@ pub static MATERIAL: TableSchema = entry(
                     why: "has no effect: {family} at metalness 1 is a conductor and does not transmit",
                 },
                 Unread { when: When::Coated(PLAIN_DRAWN), agrees: None, why: NO_TRANSMISSION },
-                Unread { when: When::Uncoated(ROUGH_DIFFUSE), agrees: None, why: NO_TRANSMISSION },
                 Unread {
                     when: When::Over(TRANSLUCENT, "subsurface", 0.0),
                     agrees: None,
@@ -308,7 +324,7 @@ pub static MATERIAL: TableSchema = entry(
                     why: "has no effect: a thin-walled {family} (thickness > 0) does not bend light",
                 },
                 Unread {
-                    when: When::Is("family", TRANSLUCENT),
+                    when: When::Is("family", TRANSMITTING),
                     agrees: None,
                     why: "is not rendered yet on {family}: dispersion is drawn on the bodies \"glass\" and \"liquid\"",
                 },
@@ -342,6 +358,11 @@ pub static MATERIAL: TableSchema = entry(
                     why: "is not rendered yet on {family}: thin walls are drawn on the bodies \"glass\" and \"liquid\"",
                 },
                 Unread {
+                    when: When::Is("family", ROUGH_DIFFUSE),
+                    agrees: None,
+                    why: "is not rendered yet on {family}: thin walls are drawn on the bodies \"glass\" and \"liquid\"",
+                },
+                Unread {
                     when: When::Is("family", NO_MEDIUM),
                     agrees: None,
                     why: "has no effect: {family} is not a dielectric body",
@@ -361,7 +382,7 @@ pub static MATERIAL: TableSchema = entry(
                     why: "has no effect: {family} encloses no medium",
                 },
                 Unread {
-                    when: When::Coated(TRANSLUCENT),
+                    when: When::Coated(TRANSMITTING),
                     agrees: None,
                     why: "has no effect: {family} under a clear coat does not transmit, and encloses no medium",
                 },
@@ -371,7 +392,7 @@ pub static MATERIAL: TableSchema = entry(
                     why: "has no effect: {family} with subsurface > 0 absorbs by its medium's albedo (base · subsurface_tint)",
                 },
                 Unread {
-                    when: When::At(TRANSLUCENT, "transmission", 0.0),
+                    when: When::At(TRANSMITTING, "transmission", 0.0),
                     agrees: None,
                     why: "has no effect: {family} encloses no medium at transmission 0",
                 },
@@ -383,18 +404,18 @@ pub static MATERIAL: TableSchema = entry(
             ]),
         k("thin_film", NUM).d(0.0).u("nm").m("the thin film's thickness").clamp(within(0.0, 20000.0))
             .unread(&[
-                FILM_CASES[0], FILM_CASES[1], FILM_CASES[2], FILM_CASES[3], FILM_CASES[4], FILM_CASES[5], FILM_CASES[6], FILM_CASES[7],
+                FILM_CASES[0], FILM_CASES[1], FILM_CASES[2], FILM_CASES[3], FILM_CASES[4], FILM_CASES[5], FILM_CASES[6], FILM_CASES[7], FILM_CASES[8], FILM_CASES[9],
                 Unread { when: When::At(FAMILIES, "thin_film_amount", 0.0), agrees: None, why: "has no effect: thin_film_amount is 0" },
             ]),
         k("thin_film_ior", NUM).d(1.5).m("the thin film's index of refraction").clamp(within(1.0, 4.0))
             .unread(&[
-                FILM_CASES[0], FILM_CASES[1], FILM_CASES[2], FILM_CASES[3], FILM_CASES[4], FILM_CASES[5], FILM_CASES[6], FILM_CASES[7],
+                FILM_CASES[0], FILM_CASES[1], FILM_CASES[2], FILM_CASES[3], FILM_CASES[4], FILM_CASES[5], FILM_CASES[6], FILM_CASES[7], FILM_CASES[8], FILM_CASES[9],
                 Unread { when: When::At(FAMILIES, "thin_film", 0.0), agrees: None, why: "has no effect: thin_film (the film's thickness) is 0" },
                 Unread { when: When::At(FAMILIES, "thin_film_amount", 0.0), agrees: None, why: "has no effect: thin_film_amount is 0" },
             ]),
         k("thin_film_amount", NUM).d(0.0).m("the thin film's weight").clamp(within(0.0, 1.0))
             .unread(&[
-                FILM_CASES[0], FILM_CASES[1], FILM_CASES[2], FILM_CASES[3], FILM_CASES[4], FILM_CASES[5], FILM_CASES[6], FILM_CASES[7],
+                FILM_CASES[0], FILM_CASES[1], FILM_CASES[2], FILM_CASES[3], FILM_CASES[4], FILM_CASES[5], FILM_CASES[6], FILM_CASES[7], FILM_CASES[8], FILM_CASES[9],
                 Unread { when: When::At(FAMILIES, "thin_film", 0.0), agrees: None, why: "has no effect: thin_film (the film's thickness) is 0" },
             ]),
         k("emission", V3).dv(ZERO3).u("W·m⁻²·sr⁻¹, linear RGB").m("the radiance leaving the front face").clamp(ge(0.0)),
@@ -402,6 +423,7 @@ pub static MATERIAL: TableSchema = entry(
             .unread(&[
                 Unread { when: When::Is("family", OCCLUDER), agrees: None, why: HOLDOUT },
                 Unread { when: When::Is("family", SHEETS), agrees: None, why: SHEET },
+                Unread { when: When::Over(ROUGH_DIFFUSE, "transmission", 0.0), agrees: None, why: NO_METAL },
                 Unread { when: When::Uncoated(ROUGH_DIFFUSE), agrees: None, why: EON },
                 Unread { when: When::Is("family", EMISSIVE), agrees: None, why: BLACK },
                 Unread {
