@@ -497,11 +497,13 @@ impl PathTracer<'_> {
             if self.scene.accel.instances()[hit.instance as usize].mask & mask::DRAWN == 0 {
                 break;
             }
-            // Unlit text glows its colour for the camera and along mirror and glass chains from
-            // it, and is no light: it neither lights nor scatters anything (docs/text.md).
+            // Unlit text and unlit glTF materials glow their colour for the camera and along
+            // mirror and glass chains from it, and are no light: they neither light nor
+            // scatter anything (docs/text.md, docs/assets.md "Unlit").
             if info.glow {
                 if specular_chain && !shadowed_already {
-                    let le = self.scene.materials[info.material as usize].emission;
+                    let material = &self.scene.materials[info.material as usize];
+                    let le = self.glow_radiance(&hit, &ray, material);
                     l += self.clamped(beta * le, segment >= 2);
                 }
                 break;
