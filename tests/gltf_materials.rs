@@ -643,3 +643,114 @@ fn undrawn_extensions_are_named_once_per_file() {
     );
     assert_eq!(count("KHR_materials_sheen is not rendered yet"), 1);
 }
+
+/// KHR_materials_unlit: the quad shows `baseColorFactor × baseColorTexture (sRGB) × COLOR_0`
+/// as radiance, the same whether the sun faces it, is behind it or is absent; what the
+/// extension makes meaningless (emission, the metallic-roughness inputs) has no effect and is
+/// named once.
+#[test]
+fn an_unlit_material_shows_factor_times_texture_times_colour_under_any_light() {
+    let texels = [
+        [200, 40, 10, 255],
+        [255, 128, 0, 255],
+        [0, 64, 255, 255],
+        [90, 90, 90, 255],
+    ];
+    let more = format!(
+        r#","textures":[{{"source":0,"sampler":0}}],"samplers":[{{"magFilter":9728,"wrapS":10497,"wrapT":10497}}],
+"images":[{{"uri":"{}"}}]"#,
+        png_uri(2, 2, &texels)
+    );
+    let m = r#"{"name":"flat","pbrMetallicRoughness":{"baseColorFactor":[0.5,1,0.8,1],"baseColorTexture":{"index":0},"metallicFactor":1,"roughnessFactor":0.2},"emissiveFactor":[1,1,1],"extensions":{"KHR_materials_unlit":{}}}"#;
+    let colour = [1.0, 0.5, 0.25, 1.0];
+    let factor = Vec3::new(0.5, 1.0, 0.8);
+    let want: Vec<Vec3> = texels
+        .iter()
+        .map(|t| factor * Vec3::new(srgb(t[0]), srgb(t[1]), srgb(t[2])) * Vec3::new(1.0, 0.5, 0.25))
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let quad = write_quad(dir.path(), "quad", m, &more, Some(colour), None);
+    for light in [Some(Vec3::Z), Some(Vec3::new(0.3, 0.2, -1.0)), None] {
+        let s = scene(
+            dir.path(),
+            &[("quad", &quad)],
+            vec![object("card", "quad")],
+            light.map(sun),
+        );
+        let (world, img) = render(&s, 4, 4);
+        for (i, (got, want)) in quadrants(&img).iter().zip(&want).enumerate() {
+            assert!(
+                near(*got, *want, 1e-4),
+                "sun {light:?}, quadrant {i}: {got} vs {want}"
+            );
+        }
+        assert!(world.trace.lights.len() <= 1, "the unlit quad made lights");
+        let named: Vec<_> = world
+            .asset_warnings
+            .iter()
+            .filter(|w| w.contains("KHR_materials_unlit"))
+            .collect();
+        assert_eq!(named.len(), 1, "{:?}", world.asset_warnings);
+        assert!(
+            named[0].contains("emissiveFactor have no effect on an unlit material"),
+            "{}",
+            named[0]
+        );
+    }
+}
+
+/// An unlit material glows and lights nothing: a large unlit quad behind the camera, facing a
+/// white Lambertian quad in a scene with no light, leaves that quad black, where the same
+/// quad with an emissive material of the same colour lights it (the test can fail).
+#[test]
+fn an_unlit_material_lights_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let white = write_quad(
+        dir.path(),
+        "white",
+        &format!(
+            r#"{{"pbrMetallicRoughness":{{"baseColorFactor":[1,1,1,1],"metallicFactor":0}},{IOR1}}}"#
+        ),
+        "",
+        None,
+        None,
+    );
+    let unlit = write_quad(
+        dir.path(),
+        "unlit",
+        r#"{"pbrMetallicRoughness":{"baseColorFactor":[1,1,1,1]},"extensions":{"KHR_materials_unlit":{}}}"#,
+        "",
+        None,
+        None,
+    );
+    let emissive = write_quad(
+        dir.path(),
+        "emissive",
+        r#"{"pbrMetallicRoughness":{"baseColorFactor":[0,0,0,1],"metallicFactor":0},"emissiveFactor":[1,1,1]}"#,
+        "",
+        None,
+        None,
+    );
+    let lit_by = |lamp: &Path| {
+        let behind = scene::Object {
+            at: [0.0, 0.0, 6.0],
+            rotate: [0.0, 180.0, 0.0],
+            scale: [4.0, 4.0, 1.0],
+            ..object("lamp", "lamp")
+        };
+        let s = scene(
+            dir.path(),
+            &[("white", &white), ("lamp", lamp)],
+            vec![object("card", "white"), behind],
+            None,
+        );
+        let (world, img) = render(&s, 16, 4);
+        (world.trace.lights.len(), mean(&img, 3, 21, 3, 21))
+    };
+    let (lights, seen) = lit_by(&unlit);
+    assert_eq!(lights, 0, "an unlit surface is no light");
+    assert_eq!(seen, Vec3::ZERO, "the unlit quad lit the white one");
+    let (lights, seen) = lit_by(&emissive);
+    assert!(lights > 0);
+    assert!(seen.min_element() > 0.2, "the emissive control: {seen}");
+}

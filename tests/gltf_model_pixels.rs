@@ -1214,3 +1214,143 @@ fn normal_tangent_test_lighting_follows_the_generated_tangents() {
         }
     }
 }
+
+/// UnlitTest (KHR_materials_unlit): its orange (sRGB #FF7F00) and blue (#007FFF) objects must
+/// show a uniform colour, "so much so that the 3D effect is intentionally lost" (its README):
+/// seen from above a corner, so that three faces of each show, every pixel wholly on an object
+/// is its base colour factor exactly (linear radiance, within 10⁻⁴), in the dark, under a sun
+/// from the side, a flash at the camera and a white sky; and with the extension stripped from
+/// the file the same pixels vary by face under the sun (the measurement can fail).
+#[test]
+fn unlit_test_objects_show_their_base_colour_whatever_the_light() {
+    let rel = "UnlitTest/UnlitTest.glb";
+    let view = View {
+        at: Vec3::new(2.5, 3.0, 6.0),
+        look_at: Vec3::ZERO,
+        up: Vec3::Y,
+        fov: 40.0,
+        ortho_height: None,
+    };
+    let size = [128, 64];
+    let sun = Lighting::Sun([-0.8, 0.3, 0.5]);
+    let dark = render(rel, view, size, 4, Lighting::Dark);
+    // The factors as the file stores them (linear), and the README's sRGB colours (the
+    // stored 0.2176 encodes to 128.5 of 255, the README's 127 within a byte and a half).
+    let raw = raw_json(&model_path(rel));
+    let factor = |i: usize| {
+        let f = &raw["materials"][i]["pbrMetallicRoughness"]["baseColorFactor"];
+        Vec3::new(
+            f[0].as_f64().unwrap() as f32,
+            f[1].as_f64().unwrap() as f32,
+            f[2].as_f64().unwrap() as f32,
+        )
+    };
+    let (orange, blue) = (factor(0), factor(1));
+    let encode = |c: f32| {
+        if c <= 0.003_130_8 {
+            c * 12.92
+        } else {
+            1.055 * c.powf(1.0 / 2.4) - 0.055
+        }
+    };
+    for (c, want) in [(orange, [255.0, 127.0, 0.0]), (blue, [0.0, 127.0, 255.0])] {
+        let got = [encode(c.x), encode(c.y), encode(c.z)].map(|v| v * 255.0);
+        assert!(
+            got.iter().zip(want).all(|(g, w)| (g - w).abs() <= 1.5),
+            "{got:?} vs {want:?}"
+        );
+    }
+    // A pixel wholly on one object: it and its 5 × 5 neighbourhood are of its colour's class
+    // in the dark render (covered, the dominant channel the same), so a one-pixel box filter
+    // holds nothing else.
+    let class = |c: Vec3| {
+        if c.max_element() <= 0.0 {
+            0
+        } else if c.x > c.z {
+            1
+        } else {
+            2
+        }
+    };
+    let (w, h) = (size[0] as i32, size[1] as i32);
+    let mut inside = Vec::new();
+    for y in 2..h - 2 {
+        for x in 2..w - 2 {
+            let k = class(dark.px(x as u32, y as u32));
+            let whole = k != 0
+                && (-2..=2).all(|dy| {
+                    (-2..=2).all(|dx| class(dark.px((x + dx) as u32, (y + dy) as u32)) == k)
+                });
+            if whole {
+                inside.push((x as u32, y as u32, if k == 1 { orange } else { blue }));
+            }
+        }
+    }
+    let count = |c: Vec3| inside.iter().filter(|p| p.2 == c).count();
+    eprintln!(
+        "wholly covered pixels: orange {}, blue {}",
+        count(orange),
+        count(blue)
+    );
+    assert!(
+        count(orange) > 300 && count(blue) > 300,
+        "the objects are not seen"
+    );
+    for (name, r) in [
+        ("dark", &dark),
+        ("sun", &render(rel, view, size, 4, sun)),
+        ("flash", &render(rel, view, size, 4, Lighting::Flash(40.0))),
+        ("white sky", &render(rel, view, size, 4, Lighting::WhiteSky)),
+    ] {
+        let worst = inside
+            .iter()
+            .map(|&(x, y, c)| (r.px(x, y) - c).abs().max_element())
+            .fold(0.0f32, f32::max);
+        eprintln!("{name}: largest difference from the base colour {worst:.2e}");
+        assert!(worst <= 1e-4, "{name}: a pixel differs by {worst}");
+    }
+    // The same file without the extension (a rough metal of the same base colour, the
+    // extension's fallback): lit by the sun its faces differ.
+    let bytes = std::fs::read(model_path(rel)).unwrap();
+    let mut json = raw.clone();
+    for m in json["materials"].as_array_mut().unwrap() {
+        m.as_object_mut().unwrap().remove("extensions");
+    }
+    let root = json.as_object_mut().unwrap();
+    root.remove("extensionsUsed");
+    root.remove("extensionsRequired");
+    let mut text = serde_json::to_vec(&json).unwrap();
+    while text.len() % 4 != 0 {
+        text.push(b' ');
+    }
+    let json_len = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+    let bin = &bytes[20 + json_len..];
+    let mut glb = Vec::new();
+    glb.extend_from_slice(b"glTF");
+    glb.extend_from_slice(&2u32.to_le_bytes());
+    glb.extend_from_slice(&((12 + 8 + text.len() + bin.len()) as u32).to_le_bytes());
+    glb.extend_from_slice(&(text.len() as u32).to_le_bytes());
+    glb.extend_from_slice(b"JSON");
+    glb.extend_from_slice(&text);
+    glb.extend_from_slice(bin);
+    let dir = tempfile::tempdir().unwrap();
+    let lit_file = dir.path().join("lit.glb");
+    std::fs::write(&lit_file, glb).unwrap();
+    let lit = render(lit_file.to_str().unwrap(), view, size, 4, sun);
+    let spread = |c: Vec3| {
+        let ys = inside
+            .iter()
+            .filter(|p| p.2 == c)
+            .map(|&(x, y, _)| lit.px(x, y).max_element());
+        let (lo, hi) = ys.fold((f32::MAX, 0.0f32), |(lo, hi), v| (lo.min(v), hi.max(v)));
+        hi - lo
+    };
+    let (so, sb) = (spread(orange), spread(blue));
+    eprintln!(
+        "lit without the extension: brightest minus darkest pixel, orange {so:.3}, blue {sb:.3}"
+    );
+    assert!(
+        so > 0.1 && sb > 0.1,
+        "the lit reading is not told apart: {so}, {sb}"
+    );
+}

@@ -105,10 +105,11 @@ fn a_node_not_in_the_file_is_gltf_node_at_the_node_key() {
 
 #[test]
 fn an_unsupported_required_extension_is_gltf_extension_at_the_file_key() {
-    let unlit =
-        std::fs::read(repo().join("tests/data/gltf/UnlitTest/UnlitTest.glb")).expect("read");
-    let text = format!("{HEAD}file = \"meshes/unlit.glb\"\n{TAIL}");
-    let p = project(&text, &[("meshes/unlit.glb", &unlit)]);
+    let suzanne =
+        std::fs::read(repo().join("tests/data/gltf/IridescenceSuzanne/IridescenceSuzanne.glb"))
+            .expect("read");
+    let text = format!("{HEAD}file = \"meshes/suzanne.glb\"\n{TAIL}");
+    let p = project(&text, &[("meshes/suzanne.glb", &suzanne)]);
     let o = bake(p.path());
     assert_refused(
         p.path(),
@@ -120,7 +121,7 @@ fn an_unsupported_required_extension_is_gltf_extension_at_the_file_key() {
     );
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
     let m = v["diagnostics"][0]["message"].as_str().expect("message");
-    assert!(m.contains("KHR_materials_unlit"), "{m}");
+    assert!(m.contains("KHR_materials_iridescence"), "{m}");
 }
 
 #[test]

@@ -33,8 +33,12 @@ use tangents::{mikktspace_tangents, tangent_frame};
 ///
 /// - `EXT_mesh_gpu_instancing`: the per-instance TRANSLATION/ROTATION/SCALE become parts.
 /// - `KHR_mesh_quantization`: integer and normalised-integer attributes are read and converted.
-pub const SUPPORTED_REQUIRED_EXTENSIONS: &[&str] =
-    &["EXT_mesh_gpu_instancing", "KHR_mesh_quantization"];
+/// - `KHR_materials_unlit`: the material shows its base colour (`GltfMaterial::unlit`).
+pub const SUPPORTED_REQUIRED_EXTENSIONS: &[&str] = &[
+    "EXT_mesh_gpu_instancing",
+    "KHR_mesh_quantization",
+    "KHR_materials_unlit",
+];
 
 /// The largest .gltf/.glb or external buffer read, bytes (2 GiB, the GLB format's own limit's
 /// half, far beyond any mesh a plate needs).

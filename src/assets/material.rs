@@ -54,6 +54,10 @@ pub struct GltfMaterial {
     /// KHR_materials_dispersion's `dispersion` (`20/V`, V the Abbe number; 0 without it),
     /// non-negative: drawn on a fully transmitting dielectric (transmission 1, not metallic).
     pub dispersion: f32,
+    /// KHR_materials_unlit: the surface shows its base colour (factor × texture × COLOR_0) as
+    /// radiance, W·m⁻²·sr⁻¹, lit by nothing and lighting nothing (docs/assets.md, "Unlit").
+    /// The loader then leaves every other input at its default (the extension ignores them).
+    pub unlit: bool,
 }
 
 impl GltfMaterial {

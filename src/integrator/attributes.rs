@@ -14,7 +14,9 @@ use super::query::{barycentric, Surface};
 use super::PathTracer;
 use crate::accel::Hit;
 use crate::camera::Camera;
+use crate::geometry::Ray;
 use crate::world::gltf_surface::{GltfSurface, SurfacePoint, UvFootprint, TEX_COORD_SETS};
+use crate::world::MaterialDef;
 
 /// What a camera tells about the footprint of one pixel anywhere in the scene.
 #[derive(Clone, Copy, Debug)]
@@ -90,6 +92,19 @@ impl CameraFootprint {
 }
 
 impl PathTracer<'_> {
+    /// The radiance a glowing instance (`InstanceInfo::glow`: unlit text, a KHR_materials_unlit
+    /// glTF material) shows at `hit`, met along `ray`, W·m⁻²·sr⁻¹: its material's emission, or
+    /// where that varies (an unlit glTF material's texture, COLOR_0) the colour at the hit.
+    pub(super) fn glow_radiance(&self, hit: &Hit, ray: &Ray, material: &MaterialDef) -> Vec3 {
+        match &material.surface {
+            Some(g) => {
+                let s = self.surface(hit, ray);
+                g.shade(&self.surface_point(hit, &s, g), false).emission
+            }
+            None => material.emission,
+        }
+    }
+
     /// What `g` reads at `hit`, whose shading point is `s`.
     pub(super) fn surface_point(&self, hit: &Hit, s: &Surface, g: &GltfSurface) -> SurfacePoint {
         let mut at = SurfacePoint {

@@ -88,8 +88,11 @@ impl PathTracer<'_> {
             // Before the first non-delta bounce the path tracer uses the unfiltered BxDF.
             let bsdf = Bsdf::new(s.ng_front, s.ns, wo, &material.bxdf);
             if info.glow {
-                // Unlit text shows its colour and ends the path, as an emitter does.
-                let albedo = material.emission.clamp(Vec3::ZERO, Vec3::ONE);
+                // Unlit text and unlit glTF surfaces show their colour and end the path, as an
+                // emitter does.
+                let albedo = self
+                    .glow_radiance(&hit, &ray, material)
+                    .clamp(Vec3::ZERO, Vec3::ONE);
                 return Aux::at(albedo, bsdf.shading_normal(), wo);
             }
             let here = Aux::at(material.bxdf.albedo(), bsdf.shading_normal(), wo);

@@ -250,15 +250,22 @@ impl PathTracer<'_> {
                         Light::Point { casts, .. } | Light::Sphere { casts, .. } => *casts,
                         _ => true,
                     };
-                    let (f, bsdf_pdf) = if ls.delta || !casts {
-                        (bsdf.f(wo, ls.wi), 0.0)
+                    // As the path loop (terminator.rs).
+                    let (f, bsdf_pdf, lifted) = if bsdf.below_horizon(ls.wi) {
+                        match material.surface.as_ref().is_some_and(|g| g.normal_mapped()) {
+                            true => None,
+                            false => self.terminator_light(&bsdf, &s, wo, ls.wi, ng_out),
+                        }
+                        .map_or((Vec3::ZERO, 0.0, None), |(f, o)| (f, 0.0, Some(o)))
+                    } else if ls.delta || !casts {
+                        (bsdf.f(wo, ls.wi), 0.0, None)
                     } else {
                         let (f, pdf) = bsdf.f_pdf(wo, ls.wi);
-                        (f, guiding::mixed_pdf(guide_here, pdf, ls.wi))
+                        (f, guiding::mixed_pdf(guide_here, pdf, ls.wi), None)
                     };
                     let cos = ls.wi.dot(s.ns).abs();
                     if f != Vec3::ZERO && cos > 0.0 {
-                        let o = offset_origin(s.p, ng_out, ls.wi);
+                        let o = lifted.unwrap_or_else(|| offset_origin(s.p, ng_out, ls.wi));
                         let t_max = if ls.dist.is_finite() {
                             ((ls.dist - (o - s.p).length()) * (1.0 - 1e-4)).max(0.0)
                         } else {

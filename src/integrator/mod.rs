@@ -19,6 +19,7 @@ mod passes;
 mod query;
 mod render;
 mod subsurface;
+mod terminator;
 mod volume;
 
 pub use aux::Aux;
@@ -497,11 +498,13 @@ impl PathTracer<'_> {
             if self.scene.accel.instances()[hit.instance as usize].mask & mask::DRAWN == 0 {
                 break;
             }
-            // Unlit text glows its colour for the camera and along mirror and glass chains from
-            // it, and is no light: it neither lights nor scatters anything (docs/text.md).
+            // Unlit text and unlit glTF materials glow their colour for the camera and along
+            // mirror and glass chains from it, and are no light: they neither light nor
+            // scatter anything (docs/text.md, docs/assets.md "Unlit").
             if info.glow {
                 if specular_chain && !shadowed_already {
-                    let le = self.scene.materials[info.material as usize].emission;
+                    let material = &self.scene.materials[info.material as usize];
+                    let le = self.glow_radiance(&hit, &ray, material);
                     l += self.clamped(beta * le, segment >= 2);
                 }
                 break;
@@ -596,16 +599,25 @@ impl PathTracer<'_> {
                             _ => true,
                         };
                         // f and the BSDF's pdf in one evaluation where MIS needs the pdf: a
-                        // delta light or one that casts no shadow is weighted 1.
-                        let (f, bsdf_pdf) = if ls.delta || !casts {
-                            (bsdf.f(wo, ls.wi), 0.0)
+                        // delta light or one that casts no shadow is weighted 1. Below the flat
+                        // triangle's plane (where f is zero) a smooth triangle whose normal no
+                        // texture bends still receives the light, from a lifted origin
+                        // (terminator.rs); no BSDF draw goes there (pdf 0).
+                        let (f, bsdf_pdf, lifted) = if bsdf.below_horizon(ls.wi) {
+                            match material.surface.as_ref().is_some_and(|g| g.normal_mapped()) {
+                                true => None,
+                                false => self.terminator_light(&bsdf, &s, wo, ls.wi, ng_out),
+                            }
+                            .map_or((Vec3::ZERO, 0.0, None), |(f, o)| (f, 0.0, Some(o)))
+                        } else if ls.delta || !casts {
+                            (bsdf.f(wo, ls.wi), 0.0, None)
                         } else {
                             let (f, pdf) = bsdf.f_pdf(wo, ls.wi);
-                            (f, guiding::mixed_pdf(guide_here, pdf, ls.wi))
+                            (f, guiding::mixed_pdf(guide_here, pdf, ls.wi), None)
                         };
                         let cos = ls.wi.dot(s.ns).abs();
                         if f != Vec3::ZERO && cos > 0.0 {
-                            let o = offset_origin(s.p, ng_out, ls.wi);
+                            let o = lifted.unwrap_or_else(|| offset_origin(s.p, ng_out, ls.wi));
                             let t_max = if ls.dist.is_finite() {
                                 ((ls.dist - (o - s.p).length()) * (1.0 - 1e-4)).max(0.0)
                             } else {

@@ -427,6 +427,25 @@ impl<'a> Bsdf<'a> {
         self.bxdf.f(lo, li)
     }
 
+    /// Whether `wi` is at or below the geometric plane of a reflecting BxDF: [`Bsdf::f`] is
+    /// zero there (see [`Bsdf::new`]).
+    #[inline]
+    pub fn below_horizon(&self, wi: Vec3) -> bool {
+        !self.transmits && !positive(wi.dot(self.ng))
+    }
+
+    /// The reflecting BxDF's value for `wi` below the geometric plane but above the shading
+    /// hemisphere (the lobe's own test), for the smooth-triangle terminator fix alone
+    /// (docs/materials.md, "Shadow terminator"): its caller lifts the shadow ray's origin to
+    /// the smooth surface. Zero for a transmitting BxDF and for `wi` below the shading plane.
+    pub fn f_shading(&self, wo: Vec3, wi: Vec3) -> Vec3 {
+        if self.transmits {
+            return Vec3::ZERO;
+        }
+        self.bxdf
+            .f(self.frame.to_local(wo), self.frame.to_local(wi))
+    }
+
     /// Draws a world-space `wi`; `None` when the drawn direction is not scattered (including
     /// any the geometry does not admit).
     // Inlined into the path loop, whatever other callers exist (measured: out of line,
@@ -579,6 +598,33 @@ mod tests {
             }
         }
         assert!(kept > 50_000, "{kept}");
+    }
+
+    /// The terminator fix's own evaluation: below the geometric plane `f` stays zero, while
+    /// `f_shading` is the lobe about the shading normal (the local BxDF's value), zero below the
+    /// shading plane and for a transmitting BxDF.
+    #[test]
+    fn below_the_horizon_only_f_shading_reflects() {
+        let ng = Vec3::Z;
+        let ns = Vec3::new(0.5, 0.0, 0.866).normalize();
+        let wo = Vec3::new(-0.3, 0.2, 0.9).normalize();
+        let bsdf = Bsdf::new(ng, ns, wo, plastic());
+        let band = Vec3::new(0.95, 0.0, -0.1).normalize();
+        assert!(band.dot(bsdf.shading_normal()) > 0.0 && bsdf.below_horizon(band));
+        assert_eq!(bsdf.f(wo, band), Vec3::ZERO);
+        let frame = Frame::from_normal(bsdf.shading_normal());
+        let want = plastic().f(frame.to_local(wo), frame.to_local(band));
+        assert!(want.max_element() > 0.0);
+        assert_eq!(bsdf.f_shading(wo, band), want);
+        let under = Vec3::new(-0.2, 0.0, -0.98).normalize();
+        assert!(bsdf.below_horizon(under) && bsdf.f_shading(wo, under) == Vec3::ZERO);
+        assert!(!bsdf.below_horizon(wo));
+        let glass: &'static Bxdfs = Box::leak(Box::new(Bxdfs::Glass(
+            crate::materials::Glass::new(1.5, 0.3, Vec3::ONE),
+        )));
+        let through = Bsdf::new(ng, ns, wo, glass);
+        assert!(!through.below_horizon(band));
+        assert_eq!(through.f_shading(wo, band), Vec3::ZERO);
     }
 
     #[test]

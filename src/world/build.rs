@@ -486,6 +486,12 @@ impl World {
                             (materials.len() - 1) as u32
                         })
                 });
+                // An unlit glTF material drawn as itself glows (docs/assets.md, "Unlit").
+                let glow = own.is_some()
+                    && part
+                        .gltf_material
+                        .and_then(|gm| a.materials.get(gm))
+                        .is_some_and(|m| m.unlit);
                 let material = named
                     .or(by_gltf)
                     .or(fallback)
@@ -519,8 +525,10 @@ impl World {
                     Shadow::None => mask::DRAWN,
                 };
                 record.triangles += geom.indices.len();
+                // A glow's colour is seen, never sampled as a light.
                 let emits = luminance(materials[material as usize].emission) > 0.0
-                    && shadow != Shadow::Only;
+                    && shadow != Shadow::Only
+                    && !glow;
                 let coverage = part.coverage.and_then(|c| a.coverages.get(c));
                 if let Some(c) = coverage {
                     let file = mesh.file.display();
@@ -567,7 +575,7 @@ impl World {
                     first_light: None,
                     object: objects.len() as u32,
                     cut,
-                    glow: false,
+                    glow,
                 });
             }
             objects.push(record);

@@ -11,7 +11,9 @@
 //! - roughness = `roughnessFactor` × its G → roughness (α = roughness², glTF's own);
 //! - the dielectric F0 = ((ior − 1)/(ior + 1))², 0.04 at glTF's ior 1.5 → specular;
 //! - emission = `emissiveFactor` × `emissiveTexture` (sRGB) × `emissiveStrength`;
-//! - the normal texture bends the shading normal in the tangent frame.
+//! - the normal texture bends the shading normal in the tangent frame;
+//! - KHR_materials_unlit: the base colour alone, shown as radiance by an instance that glows
+//!   (as unlit text does: seen by the camera and through mirrors, lighting nothing).
 //!
 //! A material without textures or vertex colours is built once, as a library material is;
 //! one with them keeps a [`GltfSurface`] that builds the BSDF at each hit (a `plain` is a few
@@ -114,6 +116,15 @@ impl GltfSurface {
         if self.vertex_colors {
             base *= at.color.truncate();
         }
+        // KHR_materials_unlit: the base colour is what the surface shows, as radiance; the
+        // integrator reads it as a glow (`InstanceInfo::glow`), never as a light.
+        if m.unlit {
+            return Shaded {
+                bxdf: unlit_bxdf(),
+                emission: base,
+                ns: at.ns,
+            };
+        }
         let (mut metallic, mut roughness) = (m.metallic, m.roughness);
         if let Some(t) = &m.metallic_roughness_texture {
             let s = look(t, Decode::Linear);
@@ -192,6 +203,13 @@ fn gltf_bxdf(base: Vec3, roughness: f32, metallic: f32, specular: f32, m: &GltfM
     Bxdfs::Plain(Plain::new(base, roughness, metallic, specular))
 }
 
+/// What an unlit surface scatters: nothing (a black Lambertian without a specular layer, as
+/// unlit text's). The path ends where it meets one (`InstanceInfo::glow`); this is what asks
+/// about the material as a whole (the denoiser's albedo reads the glow's colour instead).
+fn unlit_bxdf() -> Bxdfs {
+    Bxdfs::Plain(Plain::new(Vec3::ZERO, 1.0, 0.0, 0.0))
+}
+
 /// The material of a glTF material drawn as itself. `vertex_colors`: the geometry it is on has
 /// COLOR_0, which multiplies the base colour. `filter_glossy` is `[trace] filter_glossy`.
 pub(super) fn gltf_material_def(
@@ -201,6 +219,27 @@ pub(super) fn gltf_material_def(
 ) -> MaterialDef {
     let specular = f0_of_ior(m.ior);
     let base = Vec3::from_slice(&m.base_color[..3]);
+    if m.unlit {
+        // Its colour as a glow: the factor here, factor × texture × COLOR_0 at each hit where
+        // those vary. The world makes its instances glow (not lights, see `build`).
+        return MaterialDef {
+            key: format!("(glTF {})", m.label),
+            bxdf: unlit_bxdf(),
+            filtered: unlit_bxdf(),
+            emission: base,
+            absorption: Vec3::ZERO,
+            holdout: false,
+            subsurface: None,
+            surface: (m.base_color_texture.is_some() || vertex_colors).then(|| {
+                Arc::new(GltfSurface {
+                    material: m.clone(),
+                    vertex_colors,
+                    specular,
+                    filter_glossy,
+                })
+            }),
+        };
+    }
     let plain = |roughness: f32| gltf_bxdf(base, roughness, m.metallic, specular, m);
     let bxdf = plain(m.roughness);
     let filtered = if filter_glossy > m.roughness {
@@ -258,6 +297,7 @@ pub(super) static VERTEX_COLOURED: std::sync::LazyLock<GltfMaterial> =
         transmission: 0.0,
         attenuation: [0.0; 3],
         dispersion: 0.0,
+        unlit: false,
     });
 
 #[cfg(test)]

@@ -76,9 +76,11 @@ pub struct InstanceInfo {
     pub object: u32,
     /// Index into [`TraceScene::cuts`] when clip planes or a cut-out material cut the surface.
     pub cut: Option<u32>,
-    /// Unlit text: its material's emission is seen by camera rays and by chains of mirror and
-    /// glass (delta) bounces from them, and nothing else: no light, no lighting of what a
-    /// diffuse or glossy bounce meets, and no scattering (docs/text.md).
+    /// Unlit text, or a KHR_materials_unlit glTF material drawn as itself: its material's
+    /// emission (an unlit glTF surface's colour at the hit where it varies) is seen by camera
+    /// rays and by chains of mirror and glass (delta) bounces from them, and nothing else: no
+    /// light, no lighting of what a diffuse or glossy bounce meets, and no scattering
+    /// (docs/text.md, docs/assets.md "Unlit").
     pub glow: bool,
 }
 

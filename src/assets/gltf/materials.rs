@@ -1,7 +1,8 @@
 //! The loader's reading of glTF materials: metallic-roughness factors, texture slots with
 //! their samplers, TEXCOORD_n and KHR_texture_transform, and the extensions drawn
 //! (KHR_materials_emissive_strength, KHR_materials_ior, KHR_materials_transmission,
-//! KHR_materials_volume; docs/materials.md, "glTF transmission"). Everything a material holds that
+//! KHR_materials_volume; docs/materials.md, "glTF transmission"; KHR_materials_unlit,
+//! docs/assets.md "Unlit"). Everything a material holds that
 //! the bake does not draw is named once per file, by topic (`Loader::name_once`), with the
 //! first material met.
 
@@ -21,6 +22,7 @@ const DRAWN_MATERIAL_EXTENSIONS: &[&str] = &[
     "KHR_materials_transmission",
     "KHR_materials_volume",
     "KHR_materials_dispersion",
+    "KHR_materials_unlit",
 ];
 
 /// The most texels one file's textures may decode to, summed over its images (1 GiB of RGBA8):
@@ -81,6 +83,10 @@ impl<'a> Loader<'a> {
             unit(f[2], 1.0),
             unit(f[3], 1.0),
         ];
+        if raw.pointer("/extensions/KHR_materials_unlit").is_some() {
+            let m = self.unlit(label, &raw, base_color)?;
+            return Ok(Some(self.push_material(index, m)));
+        }
         let metallic = unit(pbr.metallic_factor(), 1.0);
         let roughness = unit(pbr.roughness_factor(), 1.0);
         let ext = raw.get("extensions");
@@ -162,7 +168,7 @@ impl<'a> Loader<'a> {
                 texture,
                 scale: num(raw.pointer("/normalTexture/scale"), 1.0),
             });
-        self.asset.materials.push(GltfMaterial {
+        let m = GltfMaterial {
             label,
             base_color,
             base_color_texture,
@@ -176,10 +182,83 @@ impl<'a> Loader<'a> {
             transmission,
             attenuation,
             dispersion,
-        });
+            unlit: false,
+        };
+        Ok(Some(self.push_material(index, m)))
+    }
+
+    /// Adds `m`, the file's material `index`, to the asset; its index in
+    /// [`MeshAsset::materials`].
+    fn push_material(&mut self, index: usize, m: GltfMaterial) -> usize {
+        self.asset.materials.push(m);
         let slot = self.asset.materials.len() - 1;
         self.material_of.insert(index, slot);
-        Ok(Some(slot))
+        slot
+    }
+
+    /// A KHR_materials_unlit material (`raw`, its JSON): the base colour factor and texture
+    /// alone, every other input left at its default. The extension asks a viewer to ignore
+    /// them (they are the fallback of one that does not know it); those present that would
+    /// change a lit material (textures, emission, other extensions) are named once per file.
+    fn unlit(
+        &mut self,
+        label: String,
+        raw: &Value,
+        base_color: [f32; 4],
+    ) -> Result<GltfMaterial, Failure> {
+        let mut ignored: Vec<String> = Vec::new();
+        let emits = raw
+            .get("emissiveFactor")
+            .and_then(Value::as_array)
+            .is_some_and(|e| e.iter().any(|c| c.as_f64().is_some_and(|c| c != 0.0)));
+        if emits {
+            ignored.push("emissiveFactor".into());
+        }
+        for at in [
+            "/pbrMetallicRoughness/metallicRoughnessTexture",
+            "/normalTexture",
+            "/occlusionTexture",
+            "/emissiveTexture",
+        ] {
+            if raw.pointer(at).is_some() {
+                ignored.push(at.rsplit('/').next().unwrap_or(at).into());
+            }
+        }
+        if let Some(obj) = raw.get("extensions").and_then(Value::as_object) {
+            ignored.extend(
+                obj.keys()
+                    .filter(|k| k.as_str() != "KHR_materials_unlit")
+                    .cloned(),
+            );
+        }
+        if !ignored.is_empty() {
+            self.name_once(
+                "unlit inputs",
+                format!(
+                    "KHR_materials_unlit: {} have no effect on an unlit material, which shows \
+                     its base colour alone (first met on {label})",
+                    ignored.join(", ")
+                ),
+            );
+        }
+        let base_color_texture =
+            self.texture_slot(raw, "/pbrMetallicRoughness/baseColorTexture", &label)?;
+        Ok(GltfMaterial {
+            label,
+            base_color,
+            base_color_texture,
+            metallic: 0.0,
+            roughness: 1.0,
+            metallic_roughness_texture: None,
+            emissive: [0.0; 3],
+            emissive_texture: None,
+            normal_texture: None,
+            ior: DEFAULT_IOR,
+            transmission: 0.0,
+            attenuation: [0.0; 3],
+            dispersion: 0.0,
+            unlit: true,
+        })
     }
 
     /// KHR_materials_transmission's factor and KHR_materials_volume's absorption coefficient

@@ -274,12 +274,27 @@ fn metal_rough_spheres_store_the_sphere_once() {
     assert!(m.warnings.is_empty(), "{:?}", m.warnings);
 }
 
+/// UnlitTest requires KHR_materials_unlit: it loads, its two materials unlit with their base
+/// colour factors (sRGB #FF7F00 and #007FFF, stored linear) and nothing else set.
 #[test]
-fn unlit_is_refused_by_name() {
-    let e = load_gltf(&data("UnlitTest/UnlitTest.glb"), None).expect_err("refused");
-    assert!(e.message.contains("KHR_materials_unlit"), "{e}");
-    assert!(e.to_string().contains("UnlitTest.glb: "), "{e}");
-    assert_eq!(e.kind, AssetErrorKind::GltfExtension);
+fn unlit_materials_load_with_their_base_colour_alone() {
+    let m = load_ok("UnlitTest/UnlitTest.glb", None);
+    check_invariants(&m);
+    assert_eq!(m.parts.len(), 2);
+    assert!(m.warnings.is_empty(), "{:?}", m.warnings);
+    let labels: Vec<&str> = m.materials.iter().map(|g| g.label.as_str()).collect();
+    assert_eq!(labels, ["material 'Orange'", "material 'Blue'"]);
+    let want = [[1.0, 0.217_637_64, 0.0, 1.0], [0.0, 0.217_637_64, 1.0, 1.0]];
+    for (g, want) in m.materials.iter().zip(want) {
+        assert!(g.unlit, "{}", g.label);
+        assert_eq!(g.base_color, want, "{}", g.label);
+        assert!(!g.textured(), "{}", g.label);
+        assert_eq!(g.emissive, [0.0; 3]);
+        assert_eq!(g.transmission, 0.0);
+    }
+    // A material without the extension is not unlit.
+    let lit = load_ok("Box/Box.glb", None);
+    assert!(lit.materials.iter().all(|g| !g.unlit));
 }
 
 #[test]
@@ -1189,14 +1204,8 @@ fn every_project_model_loads_or_is_refused_with_a_reason() {
             }
         }
     }
-    assert_eq!(
-        refused,
-        [
-            "IridescenceSuzanne/IridescenceSuzanne.glb",
-            "UnlitTest/UnlitTest.glb"
-        ]
-    );
-    assert_eq!(loaded, files.len() - 2);
+    assert_eq!(refused, ["IridescenceSuzanne/IridescenceSuzanne.glb"]);
+    assert_eq!(loaded, files.len() - 1);
 }
 
 /// Two loads of one file, held at once (two meshes naming it), share each decoded image and
