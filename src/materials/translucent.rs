@@ -432,24 +432,31 @@ mod tests {
         ];
         for (i, (r, m, t, spec)) in configs.into_iter().enumerate() {
             let b = translucent(r, m, spec, t, Vec3::new(0.9, 0.6, 0.3));
-            for (j, mu) in [0.8f32, 0.2, -0.9, -0.4].into_iter().enumerate() {
-                let wo = dir(mu, 0.7);
-                let name = format!("translucent {i} μ {mu}");
-                let integral = chi2_test(
-                    &name,
-                    |u, uc| b.sample_f(wo, uc, u).filter(|s| !s.specular).map(|s| s.wi),
-                    |wi| b.pdf(wo, wi) as f64,
-                    200_000,
-                    1,
-                    (300 + 10 * i + j) as u64,
-                );
-                assert!(integral <= 1.0 + 2e-3, "{name}: ∫ pdf = {integral}");
-                let mut rng = Rng::new(9);
-                for _ in 0..2000 {
-                    if let Some(s) = b.sample_f(wo, rng.f32(), rng.vec2()) {
-                        if !s.specular {
-                            assert_eq!((s.f, s.pdf), b.f_pdf(wo, s.wi), "{name}");
-                        }
+            sampled_by_its_pdf(&b, &format!("translucent {i}"), (300 + 10 * i) as u64, 9);
+        }
+    }
+
+    /// Chi-square of `b`'s non-specular draws against its pdf from four directions either
+    /// side (seeds `seed + j`), the pdf integrating to at most 1, and every draw's `f` and pdf
+    /// equal to `f_pdf`'s (draws from `Rng::new(rng_seed)`).
+    fn sampled_by_its_pdf(b: &Translucent, name: &str, seed: u64, rng_seed: u64) {
+        for (j, mu) in [0.8f32, 0.2, -0.9, -0.4].into_iter().enumerate() {
+            let wo = dir(mu, 0.7);
+            let at = format!("{name} μ {mu}");
+            let integral = chi2_test(
+                &at,
+                |u, uc| b.sample_f(wo, uc, u).filter(|s| !s.specular).map(|s| s.wi),
+                |wi| b.pdf(wo, wi) as f64,
+                200_000,
+                1,
+                seed + j as u64,
+            );
+            assert!(integral <= 1.0 + 2e-3, "{at}: ∫ pdf = {integral}");
+            let mut rng = Rng::new(rng_seed);
+            for _ in 0..2000 {
+                if let Some(s) = b.sample_f(wo, rng.f32(), rng.vec2()) {
+                    if !s.specular {
+                        assert_eq!((s.f, s.pdf), b.f_pdf(wo, s.wi), "{at}");
                     }
                 }
             }
@@ -579,27 +586,8 @@ mod tests {
             .enumerate()
         {
             for (name, b, _) in other_bases(r, t, colour) {
-                for (j, mu) in [0.8f32, 0.2, -0.9, -0.4].into_iter().enumerate() {
-                    let wo = dir(mu, 0.7);
-                    let at = format!("{name} r {r} t {t} μ {mu}");
-                    let integral = chi2_test(
-                        &at,
-                        |u, uc| b.sample_f(wo, uc, u).filter(|s| !s.specular).map(|s| s.wi),
-                        |wi| b.pdf(wo, wi) as f64,
-                        200_000,
-                        1,
-                        (500 + 10 * i + j) as u64,
-                    );
-                    assert!(integral <= 1.0 + 2e-3, "{at}: ∫ pdf = {integral}");
-                    let mut rng = Rng::new(10);
-                    for _ in 0..2000 {
-                        if let Some(s) = b.sample_f(wo, rng.f32(), rng.vec2()) {
-                            if !s.specular {
-                                assert_eq!((s.f, s.pdf), b.f_pdf(wo, s.wi), "{at}");
-                            }
-                        }
-                    }
-                }
+                let at = format!("{name} r {r} t {t}");
+                sampled_by_its_pdf(&b, &at, (500 + 10 * i) as u64, 10);
             }
         }
     }
