@@ -17,7 +17,7 @@
 use glam::{Vec2, Vec3};
 use rayon::prelude::*;
 
-use super::query::{offset_origin, Meet};
+use super::query::{offset_origin, shadow_ray_to, Meet};
 use super::PathTracer;
 use crate::camera::Camera;
 use crate::color::luminance;
@@ -228,12 +228,7 @@ impl PathTracer<'_> {
         let mut tr = Vec3::ONE;
         if casts {
             let o = offset_origin(p, n, ls.wi);
-            let t_max = if ls.dist.is_finite() {
-                ((ls.dist - (o - p).length()) * (1.0 - 1e-4)).max(0.0)
-            } else {
-                f32::INFINITY
-            };
-            match self.shadow(&Ray { o, d: ls.wi, t_max }) {
+            match self.shadow(&shadow_ray_to(o, p, ls.wi, ls.dist)) {
                 Some((t, _)) => tr = t,
                 None => return 0.0,
             }

@@ -13,7 +13,7 @@
 use glam::Vec3;
 
 use super::guiding;
-use super::query::{offset_origin, Meet};
+use super::query::{offset_origin, shadow_ray_to, Meet};
 use super::subsurface::Walk;
 use super::{power_heuristic, Counters, PathTracer, FIRST_BOUNCE_DIM};
 use crate::color::luminance;
@@ -266,14 +266,10 @@ impl PathTracer<'_> {
                     let cos = ls.wi.dot(s.ns).abs();
                     if f != Vec3::ZERO && cos > 0.0 {
                         let o = lifted.unwrap_or_else(|| offset_origin(s.p, ng_out, ls.wi));
-                        let t_max = if ls.dist.is_finite() {
-                            ((ls.dist - (o - s.p).length()) * (1.0 - 1e-4)).max(0.0)
-                        } else {
-                            f32::INFINITY
-                        };
+                        let to_light = shadow_ray_to(o, s.p, ls.wi, ls.dist);
                         let visible = if casts {
                             counters.rays += 1;
-                            self.shadow(&Ray { o, d: ls.wi, t_max })
+                            self.shadow(&to_light)
                         } else {
                             Some((Vec3::ONE, false))
                         };
@@ -291,8 +287,15 @@ impl PathTracer<'_> {
                         let visible = match &self.scene.medium {
                             None => visible,
                             Some(m) => visible.map(|(tr, crossed)| {
-                                let h =
-                                    self.haze_transmittance(m, sampler, index, 0, o, ls.wi, t_max);
+                                let h = self.haze_transmittance(
+                                    m,
+                                    sampler,
+                                    index,
+                                    0,
+                                    o,
+                                    to_light.d,
+                                    to_light.t_max,
+                                );
                                 (tr * h, crossed)
                             }),
                         };

@@ -43,7 +43,7 @@ use crate::sampling::sampler::PixelSampler;
 use crate::sampling::Distribution1D;
 use crate::world::{mask, TraceScene};
 use guiding::Trail;
-use query::{offset_origin, Meet, Surface};
+use query::{offset_origin, shadow_ray_to, Meet, Surface};
 
 /// Settings of one render.
 #[derive(Clone, Copy, Debug)]
@@ -618,14 +618,10 @@ impl PathTracer<'_> {
                         let cos = ls.wi.dot(s.ns).abs();
                         if f != Vec3::ZERO && cos > 0.0 {
                             let o = lifted.unwrap_or_else(|| offset_origin(s.p, ng_out, ls.wi));
-                            let t_max = if ls.dist.is_finite() {
-                                ((ls.dist - (o - s.p).length()) * (1.0 - 1e-4)).max(0.0)
-                            } else {
-                                f32::INFINITY
-                            };
+                            let to_light = shadow_ray_to(o, s.p, ls.wi, ls.dist);
                             let visible = if casts {
                                 counters.rays += 1;
-                                self.shadow(&Ray { o, d: ls.wi, t_max })
+                                self.shadow(&to_light)
                             } else {
                                 Some((Vec3::ONE, false))
                             };
@@ -633,7 +629,13 @@ impl PathTracer<'_> {
                                 None => visible,
                                 Some(m) => visible.map(|(tr, crossed)| {
                                     let h = self.haze_transmittance(
-                                        m, sampler, index, segment, o, ls.wi, t_max,
+                                        m,
+                                        sampler,
+                                        index,
+                                        segment,
+                                        o,
+                                        to_light.d,
+                                        to_light.t_max,
                                     );
                                     (tr * h, crossed)
                                 }),

@@ -42,6 +42,37 @@ pub(super) fn offset_origin(p: Vec3, n: Vec3, w: Vec3) -> Vec3 {
     p + n * eps
 }
 
+/// The shadow ray from origin `o` (offset from the shading point `p`) to the point light
+/// sample `ls` chose: aimed at that point, `p + wi·dist`, and stopping just short of it
+/// (`t_max` in world units along a unit direction), as pbrt-v4's `SpawnRayTo` does. Aiming
+/// from `p` instead and shortening by `|o − p|` is not enough: the offset moves a ray that
+/// meets a curved or steeply seen light surface obliquely by more than the offset itself
+/// (on a sphere light near its silhouette, several times more), so the light would shadow
+/// itself (docs/references.md, "A glowing sphere…"). Lights at infinity keep `wi`.
+pub(super) fn shadow_ray_to(o: Vec3, p: Vec3, wi: Vec3, dist: f32) -> Ray {
+    if !dist.is_finite() {
+        return Ray {
+            o,
+            d: wi,
+            t_max: f32::INFINITY,
+        };
+    }
+    let d = p + wi * dist - o;
+    let len = d.length();
+    if !(len > 0.0 && len.is_finite()) {
+        return Ray {
+            o,
+            d: wi,
+            t_max: 0.0,
+        };
+    }
+    Ray {
+        o,
+        d: d / len,
+        t_max: len * (1.0 - 1e-4),
+    }
+}
+
 /// Barycentric weights `(b1, b2)` of point `q` in triangle `p`, projected onto its plane.
 pub(super) fn barycentric(p: &[Vec3; 3], q: Vec3) -> (f32, f32) {
     let (e1, e2, d) = (p[1] - p[0], p[2] - p[0], q - p[0]);
