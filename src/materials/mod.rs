@@ -19,6 +19,7 @@ pub mod glass;
 pub mod iridescent;
 mod plain;
 pub mod sheen;
+pub mod sheen_layer;
 pub mod sheet;
 #[cfg(test)]
 pub(crate) mod testutil;
@@ -35,6 +36,7 @@ pub use glass::Glass;
 pub use iridescent::Iridescent;
 pub use plain::Plain;
 pub use sheen::Sheen;
+pub use sheen_layer::Sheened;
 pub use sheet::ThinSheet;
 pub use thin_wall::ThinWall;
 pub use translucent::Translucent;
@@ -163,6 +165,8 @@ pub enum Bxdfs {
     ThinWall(ThinWall),
     /// Smooth uncoated `glass` and `liquid` under a thin film.
     FilmedGlass(FilmedGlass),
+    /// Uncoated `plain`, `wood` and `bark` with `sheen > 0`: a Charlie sheen over the base.
+    Sheened(Sheened),
 }
 
 impl Bxdfs {
@@ -231,6 +235,7 @@ impl Bxdfs {
             // What the wall passes head on.
             Bxdfs::ThinWall(w) => w.split(1.0).1.clamp(Vec3::ZERO, Vec3::ONE),
             Bxdfs::FilmedGlass(g) => g.tint(),
+            Bxdfs::Sheened(s) => s.base().base(),
         }
     }
 
@@ -255,6 +260,8 @@ impl Bxdfs {
             Bxdfs::ThinWall(w) => w.alpha(),
             // A smooth interface.
             Bxdfs::FilmedGlass(_) => return 0.0,
+            // The specular's roughness, as for bare `plain`.
+            Bxdfs::Sheened(s) => s.base().alpha(),
         };
         alpha.clamp(0.0, 1.0).sqrt()
     }
@@ -285,6 +292,7 @@ macro_rules! dispatch {
             Bxdfs::Dispersive($b) => $e,
             Bxdfs::ThinWall($b) => $e,
             Bxdfs::FilmedGlass($b) => $e,
+            Bxdfs::Sheened($b) => $e,
         }
     };
 }

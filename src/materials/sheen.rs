@@ -29,9 +29,9 @@ use crate::sampling::warp;
 
 /// Nodes of the albedo table, uniform in `x = √μ` (dense at the horizon, where a sharp sheen's
 /// albedo changes fastest).
-const N_MU: usize = 32;
+pub(super) const N_MU: usize = 32;
 /// The least `α`: sharper sheen than this is a sliver at the horizon that no sample finds.
-const ALPHA_MIN: f32 = 0.01;
+pub(super) const ALPHA_MIN: f32 = 0.01;
 
 /// A cloth BRDF in local shading space.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -68,7 +68,7 @@ fn charlie(alpha: f32, z: f32) -> f32 {
 
 /// The sheen lobe alone, weight 1, for `mu_o`, `mu_i` > 0.
 #[inline]
-fn lobe(alpha: f32, wo: Vec3, wi: Vec3) -> f32 {
+pub(super) fn lobe(alpha: f32, wo: Vec3, wi: Vec3) -> f32 {
     let h = (wo + wi).normalize_or_zero();
     if h == Vec3::ZERO {
         return 0.0;
@@ -168,7 +168,7 @@ impl Sheen {
 /// `E(μ)` of the sheen lobe at weight 1: ∫ f cos θi dωi by a midpoint rule in `μi` (with
 /// `μi = v²`, dense at the horizon where the lobe lives) and azimuth (over a half turn, the
 /// lobe being symmetric about the plane of `wo`).
-fn directional_albedo(alpha: f32, mu: f32) -> f32 {
+pub(super) fn directional_albedo(alpha: f32, mu: f32) -> f32 {
     const NV: usize = 96;
     const NPHI: usize = 96;
     let wo = Vec3::new((1.0 - mu * mu).max(0.0).sqrt(), 0.0, mu);
@@ -189,7 +189,7 @@ fn directional_albedo(alpha: f32, mu: f32) -> f32 {
 }
 
 /// A direction drawn uniformly over the upper hemisphere (density `1/(2π)`).
-fn uniform_hemisphere(u: Vec2) -> Vec3 {
+pub(super) fn uniform_hemisphere(u: Vec2) -> Vec3 {
     let z = u.x;
     let r = (1.0 - z * z).max(0.0).sqrt();
     let phi = 2.0 * PI * u.y;

@@ -6,7 +6,7 @@ use glam::Vec3;
 
 use crate::materials::{
     positive, Bxdfs, Coated, Conductor, Dispersive, Eon, FilmedGlass, Glass, Iridescent, Plain,
-    Sheen, ThinFilm, ThinSheet, ThinWall, Translucent,
+    Sheen, Sheened, ThinFilm, ThinSheet, ThinWall, Translucent,
 };
 use crate::media::Subsurface;
 use crate::scene::{self, Family};
@@ -149,6 +149,10 @@ pub fn absorption_coefficient(m: &scene::Material) -> Vec3 {
     );
     -a * Vec3::new(base.x.ln(), base.y.ln(), base.z.ln())
 }
+
+/// The roughness of a sheen layer over `plain`, `wood` and `bark` (no key gives it): OpenPBR's
+/// default `fuzz_roughness`.
+const SHEEN_ROUGHNESS: f32 = 0.5;
 
 /// A library material as the integrator uses it; `filter_glossy` is the least roughness of
 /// its filtered model (for the coat too). The family chooses the model (`docs/materials.md`,
@@ -297,6 +301,23 @@ pub(super) fn material_def(m: &scene::Material, filter_glossy: f32) -> MaterialD
             tint,
         )
         .map_or_else(|| Bxdfs::Plain(under_coat(roughness)), Bxdfs::Translucent),
+        // A sheen over uncoated, opaque `plain` (docs/materials.md, "Sheen layer"): white, of
+        // the roughness OpenPBR's fuzz defaults to, the format giving the sheen only a weight
+        // (`roughness` is the specular's).
+        // Not with a thin film, transmission or subsurface (the schema's `sheen` cases name
+        // them), nor under a coat (which took the arm above).
+        _ if m.sheen > 0.0
+            && !transmits
+            && !positive(m.thin_film)
+            && matches!(family, Family::Plain | Family::Wood | Family::Bark) =>
+        {
+            Bxdfs::Sheened(Sheened::new(
+                under_coat(roughness),
+                m.sheen,
+                Vec3::ONE,
+                SHEEN_ROUGHNESS,
+            ))
+        }
         _ => Bxdfs::Plain(under_coat(roughness)),
     };
     let model = |roughness: f32, coat_roughness: f32| match (m.family, film) {

@@ -66,6 +66,54 @@ fn families_choose_their_model_and_every_model_is_filtered() {
     assert!(matches!(glass.bxdf, Bxdfs::Glass(g) if !g.is_coated()));
 }
 
+/// `sheen > 0` on uncoated, opaque `plain`, `wood` and `bark` draws the sheen layer; at 0 the
+/// material is built exactly as before (the same `Plain`), and under a coat, with a thin film
+/// or with transmission it is not drawn (the schema names those cases).
+#[test]
+fn sheen_on_plain_wood_and_bark_is_a_sheen_layer() {
+    let m = |family, sheen| scene::Material {
+        key: "m".into(),
+        family,
+        roughness: 0.4,
+        sheen,
+        ..Default::default()
+    };
+    for family in [Family::Plain, Family::Wood, Family::Bark] {
+        let bare = material_def(&m(family, 0.0), 0.0);
+        let Bxdfs::Plain(plain) = bare.bxdf else {
+            panic!("{:?}", bare.bxdf)
+        };
+        match material_def(&m(family, 0.7), 0.0).bxdf {
+            Bxdfs::Sheened(s) => {
+                assert_eq!(*s.base(), plain);
+                assert_eq!(s.color(), Vec3::splat(0.7));
+            }
+            other => panic!("{family:?}: {other:?}"),
+        }
+    }
+    let coated = scene::Material {
+        clearcoat: 0.5,
+        ..m(Family::Plain, 0.7)
+    };
+    assert!(matches!(material_def(&coated, 0.0).bxdf, Bxdfs::Coated(_)));
+    let filmed = scene::Material {
+        thin_film: 300.0,
+        ..m(Family::Plain, 0.7)
+    };
+    assert!(!matches!(
+        material_def(&filmed, 0.0).bxdf,
+        Bxdfs::Sheened(_)
+    ));
+    let transmitting = scene::Material {
+        transmission: 0.5,
+        ..m(Family::Plain, 0.7)
+    };
+    assert!(matches!(
+        material_def(&transmitting, 0.0).bxdf,
+        Bxdfs::Translucent(_)
+    ));
+}
+
 /// Clip planes written in the object's frame cut the same material points wherever the
 /// object is moved, turned, scaled unevenly or mirrored.
 #[test]

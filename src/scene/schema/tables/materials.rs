@@ -38,11 +38,14 @@ const HOLDOUT: &str = "has no effect: {family} is a holdout, drawn as nothing";
 /// cord; under a coat, plain).
 const ROUGH_DIFFUSE: &[&str] = &["plaster", "stone", "cloth", "cord"];
 const EON: &str = "has no effect: {family} has no specular layer unless coated";
-/// Every family but cloth and cord: no sheen.
+/// The families that draw no sheen: all but cloth and cord and the sheen layer's.
 const NO_SHEEN: &[&str] = &[
-    "plain", "paper", "plaster", "stone", "metal", "occluder", "petal", "leaf", "bark", "wood",
-    "lacquer", "glass", "liquid", "emissive", "chrome",
+    "paper", "plaster", "stone", "metal", "occluder", "petal", "leaf", "lacquer", "glass",
+    "liquid", "emissive", "chrome",
 ];
+/// The families drawn with `plain`'s model, which take a sheen layer when uncoated and opaque.
+const SHEENED: &[&str] = &["plain", "wood", "bark"];
+const SHEEN_ALONE: &str = "is not rendered yet on {family} with a clear coat, transmission, subsurface or a thin film: the sheen layer is drawn over uncoated, opaque \"plain\", \"wood\" and \"bark\" without a film";
 /// The families that enclose no medium (the reflecting families that transmit do where they
 /// transmit).
 const NO_MEDIUM: &[&str] = &[
@@ -264,8 +267,12 @@ pub static MATERIAL: TableSchema = entry(
                 Unread {
                     when: When::Is("family", NO_SHEEN),
                     agrees: None,
-                    why: "is not rendered yet on {family}: only the families \"cloth\" and \"cord\" draw a sheen",
+                    why: "is not rendered yet on {family}: a sheen is drawn on \"cloth\" and \"cord\", and as a layer over uncoated, opaque \"plain\", \"wood\" and \"bark\"",
                 },
+                Unread { when: When::Coated(SHEENED), agrees: None, why: SHEEN_ALONE },
+                Unread { when: When::Over(SHEENED, "transmission", 0.0), agrees: None, why: SHEEN_ALONE },
+                Unread { when: When::Over(SHEENED, "subsurface", 0.0), agrees: None, why: SHEEN_ALONE },
+                Unread { when: When::Over(SHEENED, "thin_film", 0.0), agrees: None, why: SHEEN_ALONE },
             ]),
         k("transmission", NUM).d(0.0).m("the share of light transmitted")
             .unread(&[
