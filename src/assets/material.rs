@@ -54,6 +54,12 @@ pub struct GltfMaterial {
     /// KHR_materials_dispersion's `dispersion` (`20/V`, V the Abbe number; 0 without it),
     /// non-negative: drawn on a fully transmitting dielectric (transmission 1, not metallic).
     pub dispersion: f32,
+    /// KHR_materials_clearcoat's `clearcoatFactor` (0 without it), in [0, 1]: the weight of
+    /// a clear dielectric coat of ior 1.5 over the base (`materials::Coated`). The loader
+    /// sets it to 0, naming why, where the coat is not drawn (docs/assets.md, "Clear coat").
+    pub clearcoat: f32,
+    /// KHR_materials_clearcoat's `clearcoatRoughnessFactor` (perceptual; α = r²), in [0, 1].
+    pub clearcoat_roughness: f32,
     /// KHR_materials_unlit: the surface shows its base colour (factor × texture × COLOR_0) as
     /// radiance, W·m⁻²·sr⁻¹, lit by nothing and lighting nothing (docs/assets.md, "Unlit").
     /// The loader then leaves every other input at its default (the extension ignores them).

@@ -12,6 +12,9 @@
 //! - the dielectric F0 = ((ior − 1)/(ior + 1))², 0.04 at glTF's ior 1.5 → specular;
 //! - emission = `emissiveFactor` × `emissiveTexture` (sRGB) × `emissiveStrength`;
 //! - the normal texture bends the shading normal in the tangent frame;
+//! - KHR_materials_clearcoat: `clearcoatFactor`, `clearcoatRoughnessFactor` → a [`Coated`]
+//!   of ior 1.5 over the `plain` base, where the base's BSDF inputs are constant (the coat's
+//!   tables are built once per material, not per hit);
 //! - KHR_materials_unlit: the base colour alone, shown as radiance by an instance that glows
 //!   (as unlit text does: seen by the camera and through mirrors, lighting nothing).
 //!
@@ -26,7 +29,7 @@ use glam::{Vec2, Vec3, Vec4};
 use super::MaterialDef;
 pub use crate::assets::UvFootprint;
 use crate::assets::{Decode, GltfMaterial, TextureRef, DEFAULT_IOR, MAX_TEX_COORD_SETS};
-use crate::materials::{Bxdfs, Dispersive, Plain, Translucent};
+use crate::materials::{Bxdfs, Coated, Dispersive, Plain, Translucent};
 
 /// The dielectric reflectance at normal incidence of index of refraction `ior` (from air).
 pub fn f0_of_ior(ior: f32) -> f32 {
@@ -79,6 +82,9 @@ pub struct GltfSurface {
     specular: f32,
     /// `[trace] filter_glossy`: the least roughness after a diffuse bounce.
     filter_glossy: f32,
+    /// A clear-coated material's BSDF and its filtered copy, built once: only its shading
+    /// normal and emission vary (the loader draws no coat over a varying base).
+    coated: Option<(Bxdfs, Bxdfs)>,
 }
 
 impl GltfSurface {
@@ -147,11 +153,12 @@ impl GltfSurface {
             }
             None => at.ns,
         };
-        Shaded {
-            bxdf: gltf_bxdf(base, roughness, metallic, self.specular, m),
-            emission,
-            ns,
-        }
+        let bxdf = match self.coated {
+            Some((_, f)) if filtered => f,
+            Some((b, _)) => b,
+            None => gltf_bxdf(base, roughness, metallic, self.specular, m),
+        };
+        Shaded { bxdf, emission, ns }
     }
 }
 
@@ -236,14 +243,35 @@ pub(super) fn gltf_material_def(
                     vertex_colors,
                     specular,
                     filter_glossy,
+                    coated: None,
                 })
             }),
         };
     }
-    let plain = |roughness: f32| gltf_bxdf(base, roughness, m.metallic, specular, m);
-    let bxdf = plain(m.roughness);
-    let filtered = if filter_glossy > m.roughness {
-        plain(filter_glossy)
+    // KHR_materials_clearcoat: the coat's index is glTF's fixed 1.5, whatever
+    // KHR_materials_ior gives the base. COLOR_0 varies the base, so a coat over it is not
+    // drawn (named by the world's build).
+    let coat = if vertex_colors { 0.0 } else { m.clearcoat };
+    let plain = |roughness: f32, coat_roughness: f32| {
+        if coat > 0.0 {
+            Bxdfs::Coated(Coated::new(
+                Plain::new(base, roughness, m.metallic, specular),
+                coat,
+                coat_roughness,
+                DEFAULT_IOR,
+            ))
+        } else {
+            gltf_bxdf(base, roughness, m.metallic, specular, m)
+        }
+    };
+    let bxdf = plain(m.roughness, m.clearcoat_roughness);
+    // Built once when filtering changes nothing: a coat's tables cost up to 1.5 ms.
+    let (r, cr) = (
+        m.roughness.max(filter_glossy),
+        m.clearcoat_roughness.max(filter_glossy),
+    );
+    let filtered = if r > m.roughness || (coat > 0.0 && cr > m.clearcoat_roughness) {
+        plain(r, cr)
     } else {
         bxdf
     };
@@ -253,6 +281,7 @@ pub(super) fn gltf_material_def(
             vertex_colors,
             specular,
             filter_glossy,
+            coated: (coat > 0.0).then_some((bxdf, filtered)),
         })
     });
     let varies = surface.as_ref().is_some_and(|s| s.emission_varies());
@@ -297,6 +326,8 @@ pub(super) static VERTEX_COLOURED: std::sync::LazyLock<GltfMaterial> =
         transmission: 0.0,
         attenuation: [0.0; 3],
         dispersion: 0.0,
+        clearcoat: 0.0,
+        clearcoat_roughness: 0.0,
         unlit: false,
     });
 

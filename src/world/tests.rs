@@ -1182,6 +1182,65 @@ fn gltf_transmission_builds_a_translucent_body_with_the_volumes_attenuation() {
     ));
 }
 
+/// KHR_materials_clearcoat is the library's coat (`Coated`) of glTF's fixed ior 1.5 over the
+/// material's `plain`, whatever KHR_materials_ior gives the base; factor 0 is the uncoated
+/// material bit for bit; over COLOR_0 it is not drawn.
+#[test]
+fn gltf_clearcoat_is_the_coat_of_ior_one_and_a_half_over_plain() {
+    use super::gltf_surface::{f0_of_ior, gltf_material_def};
+    use crate::materials::{Coated, Plain};
+    let m = crate::assets::GltfMaterial {
+        label: "material 'car paint'".into(),
+        base_color: [0.5, 0.02, 0.01, 1.0],
+        metallic: 0.25,
+        roughness: 0.44,
+        ior: 2.0,
+        clearcoat: 0.75,
+        clearcoat_roughness: 0.03,
+        ..super::gltf_surface::VERTEX_COLOURED.clone()
+    };
+    let d = gltf_material_def(&m, false, 0.0);
+    let plain = Plain::new(Vec3::new(0.5, 0.02, 0.01), 0.44, 0.25, f0_of_ior(2.0));
+    assert_eq!(
+        d.bxdf,
+        Bxdfs::Coated(Coated::new(plain, 0.75, 0.03, 1.5)),
+        "{:?}",
+        d.bxdf
+    );
+    assert_eq!(d.filtered, d.bxdf);
+    // `filter_glossy` raises both roughnesses in the filtered copy.
+    let f = gltf_material_def(&m, false, 0.3);
+    assert_eq!(f.bxdf, d.bxdf);
+    assert_eq!(
+        f.filtered,
+        Bxdfs::Coated(Coated::new(
+            Plain::new(Vec3::new(0.5, 0.02, 0.01), 0.44, 0.25, f0_of_ior(2.0)),
+            0.75,
+            0.3,
+            1.5
+        ))
+    );
+    // Factor 0: the material without the extension, bit for bit.
+    let bare = crate::assets::GltfMaterial {
+        clearcoat: 0.0,
+        clearcoat_roughness: 0.0,
+        ..m.clone()
+    };
+    let zero = crate::assets::GltfMaterial {
+        clearcoat: 0.0,
+        ..m.clone()
+    };
+    let (a, b) = (
+        gltf_material_def(&bare, false, 0.3),
+        gltf_material_def(&zero, false, 0.3),
+    );
+    assert!(matches!(a.bxdf, Bxdfs::Plain(_)));
+    assert_eq!((a.bxdf, a.filtered), (b.bxdf, b.filtered));
+    // Over vertex colours the base varies per hit: uncoated (the build names it).
+    let c = gltf_material_def(&m, true, 0.0);
+    assert!(matches!(c.bxdf, Bxdfs::Plain(_)), "{:?}", c.bxdf);
+}
+
 /// `dispersion` on an uncoated body splits its index per channel; under a coat and on the
 /// families that do not refract it is named.
 #[test]

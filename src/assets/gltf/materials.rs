@@ -2,7 +2,7 @@
 //! their samplers, TEXCOORD_n and KHR_texture_transform, and the extensions drawn
 //! (KHR_materials_emissive_strength, KHR_materials_ior, KHR_materials_transmission,
 //! KHR_materials_volume; docs/materials.md, "glTF transmission"; KHR_materials_unlit,
-//! docs/assets.md "Unlit"). Everything a material holds that
+//! docs/assets.md "Unlit"; KHR_materials_clearcoat's factors, docs/assets.md "Clear coat"). Everything a material holds that
 //! the bake does not draw is named once per file, by topic (`Loader::name_once`), with the
 //! first material met.
 
@@ -23,6 +23,7 @@ const DRAWN_MATERIAL_EXTENSIONS: &[&str] = &[
     "KHR_materials_volume",
     "KHR_materials_dispersion",
     "KHR_materials_unlit",
+    "KHR_materials_clearcoat",
 ];
 
 /// The most texels one file's textures may decode to, summed over its images (1 GiB of RGBA8):
@@ -168,6 +169,9 @@ impl<'a> Loader<'a> {
                 texture,
                 scale: num(raw.pointer("/normalTexture/scale"), 1.0),
             });
+        let varies = base_color_texture.is_some() || metallic_roughness_texture.is_some();
+        let (clearcoat, clearcoat_roughness) =
+            self.clearcoat(ext, transmission > 0.0, varies, &label);
         let m = GltfMaterial {
             label,
             base_color,
@@ -182,6 +186,8 @@ impl<'a> Loader<'a> {
             transmission,
             attenuation,
             dispersion,
+            clearcoat,
+            clearcoat_roughness,
             unlit: false,
         };
         Ok(Some(self.push_material(index, m)))
@@ -257,6 +263,8 @@ impl<'a> Loader<'a> {
             transmission: 0.0,
             attenuation: [0.0; 3],
             dispersion: 0.0,
+            clearcoat: 0.0,
+            clearcoat_roughness: 0.0,
             unlit: true,
         })
     }
@@ -321,6 +329,72 @@ impl<'a> Loader<'a> {
             }
         };
         (transmission, [sigma(0), sigma(1), sigma(2)])
+    }
+
+    /// KHR_materials_clearcoat's `clearcoatFactor` and `clearcoatRoughnessFactor` (see
+    /// [`GltfMaterial::clearcoat`]); `transmits`: the material has a transmitted share;
+    /// `varies`: its base's BSDF inputs are textured. What is not drawn is named once per
+    /// file: the coat's textures (its factors are drawn over the whole surface), its own
+    /// normal texture (the coat shares the base's shading normal), and a coat over a
+    /// transmitting or textured base (drawn uncoated: factor 0).
+    fn clearcoat(
+        &mut self,
+        ext: Option<&Value>,
+        transmits: bool,
+        varies: bool,
+        label: &str,
+    ) -> (f32, f32) {
+        let Some(c) = ext.and_then(|e| e.get("KHR_materials_clearcoat")) else {
+            return (0.0, 0.0);
+        };
+        let factor = unit(num(c.get("clearcoatFactor"), 0.0), 0.0);
+        let roughness = unit(num(c.get("clearcoatRoughnessFactor"), 0.0), 0.0);
+        // A coat of weight 0 is no coat, whatever its textures say (factor × texture).
+        if factor <= 0.0 {
+            return (0.0, 0.0);
+        }
+        for (key, why) in [
+            (
+                "clearcoatTexture",
+                "its clearcoatFactor is drawn over the whole surface",
+            ),
+            (
+                "clearcoatRoughnessTexture",
+                "its clearcoatRoughnessFactor is drawn over the whole surface",
+            ),
+            (
+                "clearcoatNormalTexture",
+                "the coat shares the base's shading normal",
+            ),
+        ] {
+            if c.get(key).is_some() {
+                self.name_once(
+                    key,
+                    format!(
+                        "KHR_materials_clearcoat's {key} is not rendered yet (first met on \
+                         {label}): {why}"
+                    ),
+                );
+            }
+        }
+        let not_under = if transmits {
+            Some("a transmitting base (KHR_materials_transmission)")
+        } else if varies {
+            Some("a textured base (baseColorTexture, metallicRoughnessTexture)")
+        } else {
+            None
+        };
+        if let Some(base) = not_under {
+            self.name_once(
+                &format!("clearcoat over {base}"),
+                format!(
+                    "KHR_materials_clearcoat over {base} is not rendered yet (first met on \
+                     {label}): the material is drawn uncoated"
+                ),
+            );
+            return (0.0, 0.0);
+        }
+        (factor, roughness)
     }
 
     /// KHR_materials_dispersion's `dispersion` (see [`GltfMaterial::dispersion`]); on a material

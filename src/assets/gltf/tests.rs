@@ -1003,12 +1003,9 @@ fn material_parameters_are_read_and_undrawn_ones_named_once() {
         (1.0, 1.0, 1.5, [1.0; 4])
     );
     let count = |needle: &str| m.warnings.iter().filter(|w| w.contains(needle)).count();
-    assert_eq!(
-        count("KHR_materials_clearcoat is not rendered yet"),
-        1,
-        "{:?}",
-        m.warnings
-    );
+    // An empty KHR_materials_clearcoat is a coat of factor 0: no coat, nothing to name.
+    assert_eq!(count("clearcoat"), 0, "{:?}", m.warnings);
+    assert_eq!((a.clearcoat, b.clearcoat), (0.0, 0.0));
     assert_eq!(
         count("KHR_materials_sheen is not rendered yet"),
         1,
@@ -1149,7 +1146,7 @@ fn every_project_model_loads_or_is_refused_with_a_reason() {
         }
     }
     files.sort();
-    assert_eq!(files.len(), 26, "models found: {files:?}");
+    assert_eq!(files.len(), 27, "models found: {files:?}");
     // Triangles placed by the default scene, counted by an independent Python walk of the
     // JSON (indices/3 for TRIANGLES, n-2 for strips and fans, once per node reaching a
     // mesh); MetalRoughSpheres matches the asset README.
@@ -1336,4 +1333,98 @@ fn transmission_and_volume_are_read() {
         "{:?}",
         m.warnings
     );
+}
+
+/// KHR_materials_clearcoat (ClearCoatTest): the factors are read onto each coated material;
+/// the coat's textures and its own normal texture are named once per file, however many
+/// materials hold them; a coat over a transmitting or textured base is named and dropped.
+#[test]
+fn clearcoat_factors_are_read_and_its_textures_named_once() {
+    let m = load_ok("ClearCoatTest/ClearCoatTest.glb", None);
+    let by = |name: &str| {
+        let label = format!("material '{name}'");
+        m.materials
+            .iter()
+            .find(|g| g.label == label)
+            .unwrap_or_else(|| panic!("no {label}"))
+    };
+    let coat = |name: &str| (by(name).clearcoat, by(name).clearcoat_roughness);
+    assert_eq!(coat("Simple_Base"), (0.0, 0.0));
+    assert_eq!(coat("Simple_Coated"), (1.0, 0.03));
+    // Textured coats: the factor is drawn over the whole surface.
+    assert_eq!(coat("Partial_Coated"), (1.0, 0.03));
+    assert_eq!(coat("RoughVariations_Coated"), (1.0, 1.0));
+    // A coat over a normal-mapped base (constant BSDF inputs) is drawn.
+    assert_eq!(coat("BaseNorm_Coated"), (1.0, 0.03));
+    assert!(by("BaseNorm_Coated").normal_texture.is_some());
+    assert_eq!(coat("SharedNorm_Coated"), (1.0, 0.03));
+    let count = |needle: &str| m.warnings.iter().filter(|w| w.contains(needle)).count();
+    for key in [
+        "clearcoatTexture is not rendered yet",
+        "clearcoatRoughnessTexture is not rendered yet",
+        // CoatNorm_Coated and SharedNorm_Coated: named once.
+        "clearcoatNormalTexture is not rendered yet",
+    ] {
+        assert_eq!(count(key), 1, "{key}: {:?}", m.warnings);
+    }
+    assert_eq!(count("KHR_materials_clearcoat is not rendered yet"), 0);
+    assert_eq!(count("clearcoat"), 3, "{:?}", m.warnings);
+
+    // Over transmission or a textured base: named, factor 0; out-of-range factors clamped.
+    let png = two_texel_png();
+    let images = format!(
+        r#","textures":[{{"source":0}}],"images":[{{"uri":"data:image/png;base64,{}"}}]"#,
+        base64(&png)
+    );
+    let load = |material: &str| {
+        let (bin, json) = textured_triangle(material, &images, &[]);
+        let doc = format!(
+            r#"{json},"buffers":[{{"byteLength":{n},"uri":"data:application/octet-stream;base64,{b}"}}],
+            "bufferViews":[{{"buffer":0,"byteLength":{n}}}]}}"#,
+            n = bin.len(),
+            b = base64(&bin)
+        );
+        let f = write_temp(doc.as_bytes());
+        load_gltf(f.path(), None).unwrap_or_else(|e| panic!("{e}"))
+    };
+    let m = load(
+        r#"{"name":"pane","extensions":{"KHR_materials_transmission":{"transmissionFactor":1},
+        "KHR_materials_volume":{"thicknessFactor":1},
+        "KHR_materials_clearcoat":{"clearcoatFactor":0.5}}}"#,
+    );
+    assert_eq!(m.materials[0].clearcoat, 0.0);
+    let named =
+        |m: &MeshAsset, needle: &str| m.warnings.iter().filter(|w| w.contains(needle)).count();
+    assert_eq!(
+        named(&m, "KHR_materials_clearcoat over a transmitting base"),
+        1,
+        "{:?}",
+        m.warnings
+    );
+    let m = load(
+        r#"{"name":"decal","pbrMetallicRoughness":{"baseColorTexture":{"index":0}},
+        "extensions":{"KHR_materials_clearcoat":{"clearcoatFactor":1}}}"#,
+    );
+    assert_eq!(m.materials[0].clearcoat, 0.0);
+    assert_eq!(
+        named(&m, "KHR_materials_clearcoat over a textured base"),
+        1,
+        "{:?}",
+        m.warnings
+    );
+    let m = load(
+        r#"{"name":"over","extensions":{"KHR_materials_clearcoat":{"clearcoatFactor":2,
+        "clearcoatRoughnessFactor":-1,"clearcoatTexture":{"index":0}}}}"#,
+    );
+    assert_eq!(
+        (m.materials[0].clearcoat, m.materials[0].clearcoat_roughness),
+        (1.0, 0.0)
+    );
+    // Factor 0: no coat, and its texture (factor × texture = 0) is not named.
+    let m = load(
+        r#"{"name":"none","extensions":{"KHR_materials_clearcoat":{"clearcoatFactor":0,
+        "clearcoatTexture":{"index":0}}}}"#,
+    );
+    assert_eq!(m.materials[0].clearcoat, 0.0);
+    assert!(m.warnings.is_empty(), "{:?}", m.warnings);
 }
