@@ -755,3 +755,65 @@ fn an_unlit_material_lights_nothing() {
     assert!(lights > 0);
     assert!(seen.min_element() > 0.2, "the emissive control: {seen}");
 }
+
+/// The denoiser's albedo auxiliary of a textured glTF material is the texel's colour at the
+/// hit, as the path tracer shades it, not the material's factor (docs/rendering.md,
+/// "Denoising"): the four quadrants of a 2 × 2 base colour texture read their own decoded
+/// texels.
+#[test]
+fn the_denoisers_albedo_reads_the_base_colour_texture() {
+    let texels = [
+        [200, 40, 10, 255],
+        [255, 128, 0, 255],
+        [0, 64, 255, 255],
+        [90, 90, 90, 255],
+    ];
+    let more = format!(
+        r#","textures":[{{"source":0,"sampler":0}}],"samplers":[{{"magFilter":9728,"wrapS":10497,"wrapT":10497}}],
+"images":[{{"uri":"{}"}}]"#,
+        png_uri(2, 2, &texels)
+    );
+    let m = format!(
+        r#"{{"pbrMetallicRoughness":{{"baseColorTexture":{{"index":0}},"metallicFactor":0}},{IOR1}}}"#
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let quad = write_quad(dir.path(), "quad", &m, &more, None, None);
+    let s = scene(
+        dir.path(),
+        &[("quad", &quad)],
+        vec![object("card", "quad")],
+        Some(sun(Vec3::Z)),
+    );
+    let world = World::build(&s, [SIZE, SIZE]).unwrap_or_else(|e| panic!("{:#?}", e.0));
+    let plan = integrator::Plan {
+        auxiliaries: true,
+        ..integrator::Plan::default()
+    };
+    let settings = Settings {
+        spp: 4,
+        max_depth: 2,
+        seed: 7,
+        ..Settings::default()
+    };
+    let img = integrator::render_planned(&world, &settings, &plan, &NoProgress).image;
+    let aux = img.aux.as_ref().expect("auxiliaries were asked for");
+    let mean_albedo = |x0: u32, x1: u32, y0: u32, y1: u32| {
+        let mut s = Vec3::ZERO;
+        for y in y0..y1 {
+            for x in x0..x1 {
+                s += aux.albedo[(y * SIZE + x) as usize];
+            }
+        }
+        s / ((x1 - x0) * (y1 - y0)) as f32
+    };
+    let q = [
+        mean_albedo(3, 11, 3, 11),
+        mean_albedo(13, 21, 3, 11),
+        mean_albedo(3, 11, 13, 21),
+        mean_albedo(13, 21, 13, 21),
+    ];
+    for (i, (got, t)) in q.iter().zip(texels).enumerate() {
+        let want = Vec3::new(srgb(t[0]), srgb(t[1]), srgb(t[2]));
+        assert!(near(*got, want, 2e-3), "quadrant {i}: {got} vs {want}");
+    }
+}

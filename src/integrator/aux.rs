@@ -83,10 +83,23 @@ impl PathTracer<'_> {
                 return Aux::default();
             }
             let info = &self.scene.instances[hit.instance as usize];
-            let s = self.surface(&hit, &ray);
+            let mut s = self.surface(&hit, &ray);
             let material = &self.scene.materials[info.material as usize];
-            // Before the first non-delta bounce the path tracer uses the unfiltered BxDF.
-            let bsdf = Bsdf::new(s.ng_front, s.ns, wo, &material.bxdf);
+            // A glTF surface drawn as itself builds its BSDF and shading normal at the hit from
+            // its textures and vertex colours, as the path tracer does; before the first
+            // non-delta bounce the path tracer uses the unfiltered BxDF.
+            let shaded = material
+                .surface
+                .as_ref()
+                .map(|g| g.shade(&self.surface_point(&hit, &s, g), false));
+            let bxdf = match &shaded {
+                Some(sh) => {
+                    s.ns = sh.ns;
+                    &sh.bxdf
+                }
+                None => &material.bxdf,
+            };
+            let bsdf = Bsdf::new(s.ng_front, s.ns, wo, bxdf);
             if info.glow {
                 // Unlit text and unlit glTF surfaces show their colour and end the path, as an
                 // emitter does.
@@ -95,7 +108,7 @@ impl PathTracer<'_> {
                     .clamp(Vec3::ZERO, Vec3::ONE);
                 return Aux::at(albedo, bsdf.shading_normal(), wo);
             }
-            let here = Aux::at(material.bxdf.albedo(), bsdf.shading_normal(), wo);
+            let here = Aux::at(bxdf.albedo(), bsdf.shading_normal(), wo);
             if segment + 1 >= max_depth {
                 return here;
             }
