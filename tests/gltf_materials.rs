@@ -317,6 +317,60 @@ fn specular_factor_weights_the_highlight_and_its_colour_tints_it() {
     assert!(near(matte, Vec3::splat(0.2), 1e-4), "{matte}");
 }
 
+/// KHR_materials_sheen under a grazing sun (75° from the normal), seen head on: the quad's
+/// radiance is `π cos θi f(wo, wi)` of the sheen layer (`Sheened` of the glTF colour and
+/// roughness over the `plain`), so a black, index-matched base that shows nothing bare shows
+/// the coloured sheen lobe, and a dark base is brighter with the sheen than without by what
+/// the lobe adds less what its albedo takes from the base.
+#[test]
+fn a_sheen_brightens_a_quad_lit_at_grazing_angles_by_its_lobe() {
+    use pfx_bake::materials::{Bxdf, Plain, Sheened};
+    let theta = 75f32.to_radians();
+    let toward = Vec3::new(theta.sin(), 0.0, theta.cos());
+    let quad = |base: f32, sheen: &str| {
+        let m = format!(
+            r#"{{"name":"velvet","pbrMetallicRoughness":{{"baseColorFactor":[{base},{base},{base},1],
+            "metallicFactor":0,"roughnessFactor":0.8}},"extensions":{{"KHR_materials_ior":{{"ior":1}}{sheen}}}}}"#
+        );
+        let (_, img) = render_quad(&m, "", toward);
+        mean(&img, 3, 21, 3, 21)
+    };
+    let sheen =
+        r#","KHR_materials_sheen":{"sheenColorFactor":[1,0.5,0.2],"sheenRoughnessFactor":0.7}"#;
+    let color = Vec3::new(1.0, 0.5, 0.2);
+    let wi = Vec3::new(theta.sin(), 0.0, theta.cos());
+    let expect = |base: f32| {
+        let s = Sheened::new(
+            Plain::new(Vec3::splat(base), 0.8, 0.0, 0.0),
+            1.0,
+            color,
+            0.7,
+        );
+        s.f(Vec3::Z, wi) * std::f32::consts::PI * theta.cos()
+    };
+    let bare = quad(0.0, "");
+    assert!(bare.max_element() < 1e-6, "{bare}");
+    let black = quad(0.0, sheen);
+    let want = expect(0.0);
+    assert!(want.x > 0.03, "{want}");
+    assert!(near(black, want, 2e-3 * want.x), "{black} vs {want}");
+    // The lobe is the colour's: the channels keep its ratios.
+    assert!(near(black / black.x, color, 1e-4), "{black}");
+    // A dark base: the lobe adds more than the albedo scaling `min(1 − mE(μo), 1 − mE(μi))`
+    // takes from it (over a light base the sheen, seen head on, darkens it: glTF's coupling).
+    let grey = quad(0.1, "");
+    let grey_sheen = quad(0.1, sheen);
+    let want = expect(0.1);
+    assert!(
+        near(grey_sheen, want, 2e-3 * want.x),
+        "{grey_sheen} vs {want}"
+    );
+    assert!(
+        grey_sheen.x > grey.x + 0.5 * black.x,
+        "{grey_sheen} vs {grey}"
+    );
+}
+
 /// The Khronos Box (tests/data/gltf/Box, CC-BY-4.0): its material "Red" is base colour
 /// (0.8, 0, 0). A copy whose factor is (0, 0.8, 0) bakes to the same numbers with red and
 /// green swapped: the model treats the channels alike, so the swap is exact.

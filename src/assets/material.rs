@@ -72,6 +72,14 @@ pub struct GltfMaterial {
     pub specular_color: [f32; 3],
     /// KHR_materials_specular's `specularColorTexture` (sRGB), multiplying `specular_color`.
     pub specular_color_texture: Option<TextureRef>,
+    /// KHR_materials_sheen's `sheenColorFactor` (black without it), linear RGB, each channel
+    /// in [0, 1]: the colour of a Charlie sheen over the base (`materials::Sheened`); black
+    /// is no sheen. The loader sets it to black, naming why, where the sheen is not drawn
+    /// (docs/assets.md, "Sheen").
+    pub sheen_color: [f32; 3],
+    /// KHR_materials_sheen's `sheenRoughnessFactor` (perceptual; α = r², at least 0.01 as
+    /// drawn), in [0, 1].
+    pub sheen_roughness: f32,
     /// KHR_materials_unlit: the surface shows its base colour (factor × texture × COLOR_0) as
     /// radiance, W·m⁻²·sr⁻¹, lit by nothing and lighting nothing (docs/assets.md, "Unlit").
     /// The loader then leaves every other input at its default (the extension ignores them).

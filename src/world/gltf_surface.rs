@@ -18,6 +18,9 @@
 //! - KHR_materials_clearcoat: `clearcoatFactor`, `clearcoatRoughnessFactor` → a [`Coated`]
 //!   of ior 1.5 over the `plain` base, where the base's BSDF inputs are constant (the coat's
 //!   tables are built once per material, not per hit);
+//! - KHR_materials_sheen: `sheenColorFactor`, `sheenRoughnessFactor` → a [`Sheened`] layer
+//!   (Charlie, coloured) over the `plain`, built per hit where the base varies (its albedo
+//!   is a row of a table over roughness);
 //! - KHR_materials_unlit: the base colour alone, shown as radiance by an instance that glows
 //!   (as unlit text does: seen by the camera and through mirrors, lighting nothing).
 //!
@@ -32,7 +35,7 @@ use glam::{Vec2, Vec3, Vec4};
 use super::MaterialDef;
 pub use crate::assets::UvFootprint;
 use crate::assets::{Decode, GltfMaterial, TextureRef, DEFAULT_IOR, MAX_TEX_COORD_SETS};
-use crate::materials::{Bxdfs, Coated, Dispersive, Plain, Translucent};
+use crate::materials::{Bxdfs, Coated, Dispersive, Plain, Sheened, Translucent};
 
 /// The dielectric reflectance at normal incidence of index of refraction `ior` (from air).
 pub fn f0_of_ior(ior: f32) -> f32 {
@@ -237,7 +240,13 @@ fn gltf_bxdf(
             return Bxdfs::Translucent(t);
         }
     }
-    Bxdfs::Plain(Plain::tinted(base, roughness, metallic, f0, weight))
+    let plain = Plain::tinted(base, roughness, metallic, f0, weight);
+    // KHR_materials_sheen (the loader leaves it black over transmission and under a coat).
+    let sheen = Vec3::from(m.sheen_color);
+    if sheen != Vec3::ZERO {
+        return Bxdfs::Sheened(Sheened::new(plain, 1.0, sheen, m.sheen_roughness));
+    }
+    Bxdfs::Plain(plain)
 }
 
 /// What an unlit surface scatters: nothing (a black Lambertian without a specular layer, as
@@ -363,6 +372,8 @@ pub(super) static VERTEX_COLOURED: std::sync::LazyLock<GltfMaterial> =
         specular_texture: None,
         specular_color: [1.0; 3],
         specular_color_texture: None,
+        sheen_color: [0.0; 3],
+        sheen_roughness: 0.0,
         unlit: false,
     });
 

@@ -1372,6 +1372,60 @@ fn gltf_specular_is_the_plains_tinted_weighted_layer() {
     assert_eq!(p, want);
 }
 
+/// KHR_materials_sheen is the library's sheen layer (`Sheened`, weight 1) of the glTF colour
+/// and roughness over the material's `plain` (tinted by KHR_materials_specular where given);
+/// black is the material without it, bit for bit; a textured material builds it per hit.
+#[test]
+fn gltf_sheen_is_the_sheen_layer_of_its_colour_and_roughness() {
+    use super::gltf_surface::{f0_of_ior, gltf_material_def};
+    use crate::materials::{Plain, Sheened};
+    let m = crate::assets::GltfMaterial {
+        label: "material 'velvet'".into(),
+        base_color: [0.3, 0.05, 0.1, 1.0],
+        metallic: 0.0,
+        roughness: 0.8,
+        sheen_color: [1.0, 0.6, 0.7],
+        sheen_roughness: 0.35,
+        specular: 0.5,
+        ..super::gltf_surface::VERTEX_COLOURED.clone()
+    };
+    let base = Vec3::new(0.3, 0.05, 0.1);
+    let plain = Plain::tinted(base, 0.8, 0.0, Vec3::splat(f0_of_ior(1.5)), 0.5);
+    let want = Bxdfs::Sheened(Sheened::new(plain, 1.0, Vec3::new(1.0, 0.6, 0.7), 0.35));
+    let d = gltf_material_def(&m, false, 0.0);
+    assert_eq!(d.bxdf, want, "{:?}", d.bxdf);
+    let black = crate::assets::GltfMaterial {
+        sheen_color: [0.0; 3],
+        ..m.clone()
+    };
+    assert_eq!(
+        gltf_material_def(&black, false, 0.0).bxdf,
+        Bxdfs::Plain(plain)
+    );
+    // Over vertex colours (built per hit): the same layer over the coloured base.
+    let d = gltf_material_def(&m, true, 0.0);
+    let surface = d.surface.expect("COLOR_0 shades per hit");
+    let at = super::gltf_surface::SurfacePoint {
+        uvs: [glam::Vec2::ZERO; 4],
+        footprints: Default::default(),
+        color: glam::Vec4::new(0.5, 1.0, 1.0, 1.0),
+        ns: Vec3::Z,
+        tangent: glam::Vec4::ZERO,
+    };
+    let shaded = surface.shade(&at, false);
+    let plain = Plain::tinted(
+        base * Vec3::new(0.5, 1.0, 1.0),
+        0.8,
+        0.0,
+        Vec3::splat(0.04),
+        0.5,
+    );
+    assert_eq!(
+        shaded.bxdf,
+        Bxdfs::Sheened(Sheened::new(plain, 1.0, Vec3::new(1.0, 0.6, 0.7), 0.35))
+    );
+}
+
 /// `dispersion` on an uncoated body splits its index per channel; under a coat and on the
 /// families that do not refract it is named.
 #[test]

@@ -3,7 +3,7 @@
 //! (KHR_materials_emissive_strength, KHR_materials_ior, KHR_materials_transmission,
 //! KHR_materials_volume; docs/materials.md, "glTF transmission"; KHR_materials_unlit,
 //! docs/assets.md "Unlit"; KHR_materials_clearcoat's factors, docs/assets.md "Clear coat"; KHR_materials_specular,
-//! "Specular"). Everything a material holds that
+//! "Specular"; KHR_materials_sheen's factors, "Sheen"). Everything a material holds that
 //! the bake does not draw is named once per file, by topic (`Loader::name_once`), with the
 //! first material met.
 
@@ -26,6 +26,7 @@ const DRAWN_MATERIAL_EXTENSIONS: &[&str] = &[
     "KHR_materials_unlit",
     "KHR_materials_clearcoat",
     "KHR_materials_specular",
+    "KHR_materials_sheen",
 ];
 
 /// KHR_materials_specular as read: see [`GltfMaterial::specular`] and its neighbours.
@@ -187,6 +188,8 @@ impl<'a> Loader<'a> {
         let (clearcoat, clearcoat_roughness) =
             self.clearcoat(ext, transmission > 0.0, varies, &label);
         let specular_color = self.specular_color_under_coat(specular.color, clearcoat, &label);
+        let (sheen_color, sheen_roughness) =
+            self.sheen(ext, transmission > 0.0, clearcoat > 0.0, &label);
         let m = GltfMaterial {
             label,
             base_color,
@@ -207,6 +210,8 @@ impl<'a> Loader<'a> {
             specular_texture: specular.texture,
             specular_color,
             specular_color_texture: specular.color_texture,
+            sheen_color,
+            sheen_roughness,
             unlit: false,
         };
         Ok(Some(self.push_material(index, m)))
@@ -288,6 +293,8 @@ impl<'a> Loader<'a> {
             specular_texture: None,
             specular_color: [1.0; 3],
             specular_color_texture: None,
+            sheen_color: [0.0; 3],
+            sheen_roughness: 0.0,
             unlit: true,
         })
     }
@@ -495,6 +502,69 @@ impl<'a> Loader<'a> {
             ),
         );
         [crate::color::luminance(glam::Vec3::from(color)); 3]
+    }
+
+    /// KHR_materials_sheen's `sheenColorFactor` and `sheenRoughnessFactor` (see
+    /// [`GltfMaterial::sheen_color`]); `transmits`: the material has a transmitted share;
+    /// `coated`: a clear coat is drawn over it. What is not drawn is named once per file: the
+    /// sheen's textures (its factors are drawn over the whole surface), and a sheen over a
+    /// transmitting base or under a coat (drawn without the sheen: black).
+    fn sheen(
+        &mut self,
+        ext: Option<&Value>,
+        transmits: bool,
+        coated: bool,
+        label: &str,
+    ) -> ([f32; 3], f32) {
+        let Some(sh) = ext.and_then(|e| e.get("KHR_materials_sheen")) else {
+            return ([0.0; 3], 0.0);
+        };
+        let c = sh.get("sheenColorFactor").and_then(Value::as_array);
+        let channel = |i: usize| unit(num(c.and_then(|c| c.get(i)), 0.0), 0.0);
+        let color = [channel(0), channel(1), channel(2)];
+        let roughness = unit(num(sh.get("sheenRoughnessFactor"), 0.0), 0.0);
+        // A black sheen is no sheen, whatever its textures say (factor × texture).
+        if color == [0.0; 3] {
+            return ([0.0; 3], 0.0);
+        }
+        for (key, why) in [
+            (
+                "sheenColorTexture",
+                "its sheenColorFactor is drawn over the whole surface",
+            ),
+            (
+                "sheenRoughnessTexture",
+                "its sheenRoughnessFactor is drawn over the whole surface",
+            ),
+        ] {
+            if sh.get(key).is_some() {
+                self.name_once(
+                    key,
+                    format!(
+                        "KHR_materials_sheen's {key} is not rendered yet (first met on \
+                         {label}): {why}"
+                    ),
+                );
+            }
+        }
+        let not_with = if transmits {
+            Some("over a transmitting base (KHR_materials_transmission)")
+        } else if coated {
+            Some("under a clear coat (KHR_materials_clearcoat)")
+        } else {
+            None
+        };
+        if let Some(case) = not_with {
+            self.name_once(
+                &format!("sheen {case}"),
+                format!(
+                    "KHR_materials_sheen {case} is not rendered yet (first met on {label}): \
+                     the material is drawn without its sheen"
+                ),
+            );
+            return ([0.0; 3], 0.0);
+        }
+        (color, roughness)
     }
 
     /// KHR_materials_dispersion's `dispersion` (see [`GltfMaterial::dispersion`]); on a material
