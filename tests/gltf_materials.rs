@@ -272,6 +272,105 @@ fn the_base_colour_factor_is_drawn_and_the_material_named() {
     );
 }
 
+/// KHR_materials_specular under a sun along the normal, seen along it: a dielectric of
+/// roughness 0.3 (α = 0.09) shows its highlight `π f = F0 · w / (4α²)` (D(n) = 1/(πα²), G2 = 1
+/// head on, the exact Fresnel's F(1) = F0), so a black base reads `w · F0_c / (4α²)` per
+/// channel: 1.2346 at glTF's F0 0.04; `specularFactor` 0 removes it (a grey base then reads its
+/// Lambertian albedo alone), 0.5 halves it, and `specularColorFactor` tints it per channel.
+#[test]
+fn specular_factor_weights_the_highlight_and_its_colour_tints_it() {
+    let quad = |base: f32, specular: &str| {
+        let m = format!(
+            r#"{{"name":"gloss","pbrMetallicRoughness":{{"baseColorFactor":[{base},{base},{base},1],
+            "metallicFactor":0,"roughnessFactor":0.3}}{specular}}}"#
+        );
+        let (_, img) = render_quad(&m, "", Vec3::Z);
+        mean(&img, 3, 21, 3, 21)
+    };
+    let ext = |body: &str| format!(r#","extensions":{{"KHR_materials_specular":{{{body}}}}}"#);
+    let highlight = 0.04 / (4.0 * 0.09 * 0.09);
+    let bare = quad(0.0, "");
+    assert!(
+        near(bare, Vec3::splat(highlight), 2e-3 * highlight),
+        "{bare} vs {highlight}"
+    );
+    let half = quad(0.0, &ext(r#""specularFactor":0.5"#));
+    assert!(near(half, bare * 0.5, 1e-5), "{half} vs {bare}");
+    let tinted = quad(0.0, &ext(r#""specularColorFactor":[1,0.5,0]"#));
+    assert!(
+        near(tinted, bare * Vec3::new(1.0, 0.5, 0.0), 1e-5),
+        "{tinted} vs {bare}"
+    );
+    // A colour above 1 raises F0 up to the clamp: 0.04 · 10 = 0.4.
+    let bright = quad(0.0, &ext(r#""specularColorFactor":[10,1,1]"#));
+    assert!(
+        near(bright, bare * Vec3::new(10.0, 1.0, 1.0), 1e-4),
+        "{bright} vs {bare}"
+    );
+    // Factor 0 over a grey base: the highlight is gone, the base is Lambertian.
+    let grey = quad(0.2, "");
+    assert!(grey.x > 0.2 + 0.9 * highlight, "{grey}");
+    let matte = quad(
+        0.2,
+        &ext(r#""specularFactor":0,"specularColorFactor":[1,0,0]"#),
+    );
+    assert!(near(matte, Vec3::splat(0.2), 1e-4), "{matte}");
+}
+
+/// KHR_materials_sheen under a grazing sun (75° from the normal), seen head on: the quad's
+/// radiance is `π cos θi f(wo, wi)` of the sheen layer (`Sheened` of the glTF colour and
+/// roughness over the `plain`), so a black, index-matched base that shows nothing bare shows
+/// the coloured sheen lobe, and a dark base is brighter with the sheen than without by what
+/// the lobe adds less what its albedo takes from the base.
+#[test]
+fn a_sheen_brightens_a_quad_lit_at_grazing_angles_by_its_lobe() {
+    use pfx_bake::materials::{Bxdf, Plain, Sheened};
+    let theta = 75f32.to_radians();
+    let toward = Vec3::new(theta.sin(), 0.0, theta.cos());
+    let quad = |base: f32, sheen: &str| {
+        let m = format!(
+            r#"{{"name":"velvet","pbrMetallicRoughness":{{"baseColorFactor":[{base},{base},{base},1],
+            "metallicFactor":0,"roughnessFactor":0.8}},"extensions":{{"KHR_materials_ior":{{"ior":1}}{sheen}}}}}"#
+        );
+        let (_, img) = render_quad(&m, "", toward);
+        mean(&img, 3, 21, 3, 21)
+    };
+    let sheen =
+        r#","KHR_materials_sheen":{"sheenColorFactor":[1,0.5,0.2],"sheenRoughnessFactor":0.7}"#;
+    let color = Vec3::new(1.0, 0.5, 0.2);
+    let wi = Vec3::new(theta.sin(), 0.0, theta.cos());
+    let expect = |base: f32| {
+        let s = Sheened::new(
+            Plain::new(Vec3::splat(base), 0.8, 0.0, 0.0),
+            1.0,
+            color,
+            0.7,
+        );
+        s.f(Vec3::Z, wi) * std::f32::consts::PI * theta.cos()
+    };
+    let bare = quad(0.0, "");
+    assert!(bare.max_element() < 1e-6, "{bare}");
+    let black = quad(0.0, sheen);
+    let want = expect(0.0);
+    assert!(want.x > 0.03, "{want}");
+    assert!(near(black, want, 2e-3 * want.x), "{black} vs {want}");
+    // The lobe is the colour's: the channels keep its ratios.
+    assert!(near(black / black.x, color, 1e-4), "{black}");
+    // A dark base: the lobe adds more than the albedo scaling `min(1 − mE(μo), 1 − mE(μi))`
+    // takes from it (over a light base the sheen, seen head on, darkens it: glTF's coupling).
+    let grey = quad(0.1, "");
+    let grey_sheen = quad(0.1, sheen);
+    let want = expect(0.1);
+    assert!(
+        near(grey_sheen, want, 2e-3 * want.x),
+        "{grey_sheen} vs {want}"
+    );
+    assert!(
+        grey_sheen.x > grey.x + 0.5 * black.x,
+        "{grey_sheen} vs {grey}"
+    );
+}
+
 /// The Khronos Box (tests/data/gltf/Box, CC-BY-4.0): its material "Red" is base colour
 /// (0.8, 0, 0). A copy whose factor is (0, 0.8, 0) bakes to the same numbers with red and
 /// green swapped: the model treats the channels alike, so the swap is exact.
@@ -615,9 +714,10 @@ fn mask_cuts_at_the_files_cutoff_unless_the_object_sets_one() {
 #[test]
 fn undrawn_extensions_are_named_once_per_file() {
     let dir = tempfile::tempdir().unwrap();
-    // KHR_materials_sheen and KHR_materials_specular are not drawn yet (docs/assets.md).
-    let m = r#"{"name":"velvet","extensions":{"KHR_materials_sheen":{"sheenColorFactor":[1,1,1]},"KHR_materials_specular":{}}},
-{"name":"velvet2","extensions":{"KHR_materials_sheen":{}}}"#;
+    // KHR_materials_iridescence and KHR_materials_anisotropy are not drawn yet
+    // (docs/assets.md).
+    let m = r#"{"name":"beetle","extensions":{"KHR_materials_iridescence":{"iridescenceFactor":1},"KHR_materials_anisotropy":{}}},
+{"name":"beetle2","extensions":{"KHR_materials_iridescence":{}}}"#;
     let quad = write_quad(dir.path(), "quad", m, "", None, None);
     // Two objects on the mesh: the file is read once and its notes given once.
     let s = scene(
@@ -636,13 +736,14 @@ fn undrawn_extensions_are_named_once_per_file() {
     };
     assert_eq!(
         count(
-            "quad.gltf: KHR_materials_sheen is not rendered yet (first met on material 'velvet')"
+            "quad.gltf: KHR_materials_iridescence is not rendered yet (first met on material \
+             'beetle')"
         ),
         1,
         "{:?}",
         world.asset_warnings
     );
-    assert_eq!(count("KHR_materials_specular is not rendered yet"), 1);
+    assert_eq!(count("KHR_materials_anisotropy is not rendered yet"), 1);
 }
 
 /// KHR_materials_unlit: the quad shows `baseColorFactor × baseColorTexture (sRGB) × COLOR_0`

@@ -60,6 +60,26 @@ pub struct GltfMaterial {
     pub clearcoat: f32,
     /// KHR_materials_clearcoat's `clearcoatRoughnessFactor` (perceptual; α = r²), in [0, 1].
     pub clearcoat_roughness: f32,
+    /// KHR_materials_specular's `specularFactor` (1 without it), in [0, 1]: the weight of the
+    /// dielectric layer (its reflectance `specular · F`; 0 leaves the base alone, the metal
+    /// part is not changed; docs/assets.md, "Specular").
+    pub specular: f32,
+    /// KHR_materials_specular's `specularTexture` (linear): its A multiplies `specular`.
+    pub specular_texture: Option<TextureRef>,
+    /// KHR_materials_specular's `specularColorFactor` (1 without it), linear RGB, each channel
+    /// finite and non-negative (it may exceed 1): the dielectric F0 per channel is
+    /// `min(((ior − 1)/(ior + 1))² · specular_color, 1)`.
+    pub specular_color: [f32; 3],
+    /// KHR_materials_specular's `specularColorTexture` (sRGB), multiplying `specular_color`.
+    pub specular_color_texture: Option<TextureRef>,
+    /// KHR_materials_sheen's `sheenColorFactor` (black without it), linear RGB, each channel
+    /// in [0, 1]: the colour of a Charlie sheen over the base (`materials::Sheened`); black
+    /// is no sheen. The loader sets it to black, naming why, where the sheen is not drawn
+    /// (docs/assets.md, "Sheen").
+    pub sheen_color: [f32; 3],
+    /// KHR_materials_sheen's `sheenRoughnessFactor` (perceptual; α = r², at least 0.01 as
+    /// drawn), in [0, 1].
+    pub sheen_roughness: f32,
     /// KHR_materials_unlit: the surface shows its base colour (factor × texture × COLOR_0) as
     /// radiance, W·m⁻²·sr⁻¹, lit by nothing and lighting nothing (docs/assets.md, "Unlit").
     /// The loader then leaves every other input at its default (the extension ignores them).
@@ -74,6 +94,8 @@ impl GltfMaterial {
             || self.metallic_roughness_texture.is_some()
             || self.emissive_texture.is_some()
             || self.normal_texture.is_some()
+            || self.specular_texture.is_some()
+            || self.specular_color_texture.is_some()
     }
 
     /// The texture coordinate sets (`n` of TEXCOORD_n) its textures read.
@@ -83,6 +105,8 @@ impl GltfMaterial {
             self.metallic_roughness_texture.as_ref(),
             self.emissive_texture.as_ref(),
             self.normal_texture.as_ref().map(|n| &n.texture),
+            self.specular_texture.as_ref(),
+            self.specular_color_texture.as_ref(),
         ]
         .into_iter()
         .flatten()

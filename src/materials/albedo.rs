@@ -129,6 +129,22 @@ impl AlbedoSlice {
         }
     }
 
+    /// This slice's albedo times `weight` in `[0, 1]` (clamped; NaN: 0): the albedo of a
+    /// layer whose reflectance is `weight · F` (KHR_materials_specular's `specularFactor`).
+    /// The corner weights carry it, so a lookup costs the same; weight 1 changes no bit.
+    pub fn scaled(self, weight: f32) -> AlbedoSlice {
+        let w = if weight.is_nan() {
+            0.0
+        } else {
+            weight.clamp(0.0, 1.0)
+        };
+        AlbedoSlice {
+            rows: self.rows,
+            weights: self.weights.map(|c| c * w),
+            e_avg: self.e_avg * w,
+        }
+    }
+
     /// The specular layer's directional albedo at `mu = cos θ` (clamped to `[0, 1]`).
     ///
     /// Called about five times per `plain` vertex (issue 12's profile put it at 6 % of a

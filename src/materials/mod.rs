@@ -19,6 +19,7 @@ pub mod glass;
 pub mod iridescent;
 mod plain;
 pub mod sheen;
+mod sheen_albedo;
 pub mod sheen_layer;
 pub mod sheet;
 #[cfg(test)]

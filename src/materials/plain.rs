@@ -11,6 +11,13 @@
 //! specular layer does not, and never more than came in; the coupling is symmetric in `wo` and
 //! `wi`, so the BRDF is reciprocal. The conductor adds [`Conductor`]'s multiple-scattering lobe
 //! (Kulla–Conty) to its single-scattering term, so rough metal keeps its energy.
+//!
+//! glTF's KHR_materials_specular ([`Plain::tinted`]) weights the dielectric layer by `w` and
+//! tints its F0 per channel: `F_diel` becomes `w · F(wo·h; η_c)`, one exact Fresnel per channel
+//! of `F0_c`, and `E` becomes `w · E(μ; F0_max)`, the layer's albedo at the channel of largest
+//! F0 (glTF's `1 − w · max(F)` weighting of the base, made energy-exact by the same table). The
+//! exact Fresnel grows with F0 at every angle, so each channel's layer reflects at most
+//! `w · E(μo; F0_max)`, and its albedo `w E_c + base (1 − w E_max)` stays below 1.
 
 use glam::{Vec2, Vec3};
 use std::f32::consts::FRAC_1_PI;
@@ -32,8 +39,12 @@ pub struct Plain {
     base: Vec3,
     /// Metalness in `[0, 1]`: the conductor's share.
     metalness: f32,
-    /// `1/η` of the dielectric layer, in `[0, 1]` (1: index matched, no reflection).
-    inv_eta: f32,
+    /// `1/η` of the dielectric layer per channel, each in `[0, 1]` (1: index matched, no
+    /// reflection); the three are equal unless KHR_materials_specular tints F0.
+    inv_eta: Vec3,
+    /// The dielectric layer's weight in `[0, 1]` (KHR_materials_specular's `specularFactor`;
+    /// 1 for the format's `plain`): its reflectance is `weight · F`.
+    weight: f32,
     /// The microfacet distribution both specular lobes share.
     ggx: Ggx,
     /// The dielectric layer's albedo for this roughness and F0.
@@ -43,6 +54,8 @@ pub struct Plain {
     /// The conductor the metalness blends to: its multiple-scattering lobe is added to the
     /// single-scattering conductor term here, so rough metal keeps its energy (Kulla–Conty).
     metal: Conductor,
+    /// The channels' F0 differ (a tinted layer): `f` evaluates three Fresnels, else one.
+    tinted: bool,
     /// `specular = 0` and `metalness = 0`: exactly Lambertian, so the layer's lookups and the
     /// lobe choice can be skipped (the same bits as the general path, about twice as fast).
     lambertian: bool,
@@ -78,10 +91,52 @@ impl Plain {
         specular: f32,
         power: f32,
     ) -> Plain {
+        Plain::layered(
+            base,
+            roughness,
+            metalness,
+            Vec3::splat(specular),
+            1.0,
+            power,
+        )
+    }
+
+    /// A plain material whose dielectric layer is glTF's KHR_materials_specular: `f0` (linear
+    /// RGB, each channel clamped to `[0, 1]`, NaN to 0) is the layer's reflectance at normal
+    /// incidence per channel, `min(((ior − 1)/(ior + 1))² · specularColorFactor, 1)`, and
+    /// `weight` (`specularFactor`, clamped likewise) scales the whole layer, so that its
+    /// reflectance is `weight · F0` head on and `weight` at grazing angles, as the extension's
+    /// `dielectric_f0`, `dielectric_f90`. The metal part is not changed. With `f0` grey and
+    /// `weight` 1 this is [`Plain::new`] of that `specular`, bit for bit.
+    pub fn tinted(base: Vec3, roughness: f32, metalness: f32, f0: Vec3, weight: f32) -> Plain {
+        Plain::layered(
+            base,
+            roughness,
+            metalness,
+            f0,
+            weight,
+            fresnel::SCHLICK_POWER,
+        )
+    }
+
+    /// [`Plain::with_power`] with a tinted, weighted dielectric layer ([`Plain::tinted`]).
+    fn layered(
+        base: Vec3,
+        roughness: f32,
+        metalness: f32,
+        f0: Vec3,
+        weight: f32,
+        power: f32,
+    ) -> Plain {
         let base = Vec3::new(unit(base.x), unit(base.y), unit(base.z));
         let roughness = unit(roughness).max(ROUGHNESS_MIN);
-        let f0 = unit(specular);
-        let albedo = AlbedoSlice::new(roughness, f0.sqrt());
+        let f0 = Vec3::new(unit(f0.x), unit(f0.y), unit(f0.z));
+        let weight = unit(weight);
+        // A layer of weight 0 reflects nothing: index matched, so it is exactly Lambertian.
+        let f0 = if weight > 0.0 { f0 } else { Vec3::ZERO };
+        // The base is coupled to the channel that reflects most (glTF's `max_value`).
+        let f0_max = f0.max_element();
+        let albedo = AlbedoSlice::new(roughness, f0_max.sqrt()).scaled(weight);
         let one_minus_avg = 1.0 - albedo.e_avg();
         let diffuse_norm = if one_minus_avg > 1e-6 {
             FRAC_1_PI / one_minus_avg
@@ -91,12 +146,18 @@ impl Plain {
         Plain {
             base,
             metalness: unit(metalness),
-            inv_eta: fresnel::inv_eta_from_f0(f0),
+            inv_eta: Vec3::new(
+                fresnel::inv_eta_from_f0(f0.x),
+                fresnel::inv_eta_from_f0(f0.y),
+                fresnel::inv_eta_from_f0(f0.z),
+            ),
+            weight,
+            tinted: f0.x != f0.y || f0.y != f0.z,
             ggx: Ggx::new(roughness * roughness),
             albedo,
             diffuse_norm,
             metal: Conductor::with_power(base, roughness, power),
-            lambertian: f0 == 0.0 && unit(metalness) == 0.0,
+            lambertian: f0_max == 0.0 && unit(metalness) == 0.0,
         }
     }
 
@@ -160,14 +221,22 @@ impl Plain {
         let spec = d * self.ggx.g2_over_cosines(wo, wi);
         let e_i = self.albedo.e(wi.z);
 
-        let dielectric = fresnel::dielectric(cos_h, self.inv_eta) * spec;
+        let dielectric = if self.tinted {
+            Vec3::new(
+                fresnel::dielectric(cos_h, self.inv_eta.x),
+                fresnel::dielectric(cos_h, self.inv_eta.y),
+                fresnel::dielectric(cos_h, self.inv_eta.z),
+            ) * (self.weight * spec)
+        } else {
+            Vec3::splat(fresnel::dielectric(cos_h, self.inv_eta.x) * (self.weight * spec))
+        };
         let diffuse = self.base * (self.diffuse_norm * (1.0 - e_o) * (1.0 - e_i));
         let conductor = if m > 0.0 {
             self.metal.fresnel(cos_h) * spec + self.metal.multi(wo.z, wi.z)
         } else {
             Vec3::ZERO
         };
-        let f = (1.0 - m) * (Vec3::splat(dielectric) + diffuse) + m * conductor;
+        let f = (1.0 - m) * (dielectric + diffuse) + m * conductor;
 
         let (p_diffuse, p_spec) = probs;
         let pdf =
@@ -494,6 +563,139 @@ mod tests {
         for (a, b) in pairs {
             assert_eq!(a.f(wo, wi), b.f(wo, wi));
             assert_eq!(a.pdf(wo, wi), b.pdf(wo, wi));
+        }
+    }
+
+    /// KHR_materials_specular's layer (`Plain::tinted`): grey F0 at weight 1 is `Plain::new`
+    /// bit for bit; weight 0 is exactly Lambertian whatever the tint.
+    #[test]
+    fn tinted_layer_reduces_to_plain_and_to_lambertian() {
+        let mut rng = Rng::new(31);
+        for _ in 0..2000 {
+            let base = Vec3::new(rng.f32(), rng.f32(), rng.f32());
+            let (r, m, s) = (
+                rng.f32(),
+                [0.0, 1.0, rng.f32()][(rng.u64() % 3) as usize],
+                rng.f32(),
+            );
+            assert_eq!(
+                Plain::tinted(base, r, m, Vec3::splat(s), 1.0),
+                Plain::new(base, r, m, s)
+            );
+            let f0 = Vec3::new(rng.f32(), rng.f32(), rng.f32());
+            let p = Plain::tinted(base, r, 0.0, f0, 0.0);
+            let (wo, wi) = (rng.upper_dir(), rng.upper_dir());
+            assert_eq!(p.f(wo, wi), Plain::new(base, r, 0.0, 0.0).f(wo, wi));
+            assert_eq!(p.f(wo, wi), base * FRAC_1_PI);
+        }
+    }
+
+    /// A smooth tinted layer over a black base reflects `w · F(μ; η_c)` per channel: `w F0_c`
+    /// head on, rising to `w` at grazing angles (the extension's `dielectric_f0`, `_f90`).
+    #[test]
+    fn a_smooth_tinted_layer_reflects_its_weight_times_each_channels_fresnel() {
+        let f0 = Vec3::new(0.5, 0.04, 0.0);
+        let w = 0.6;
+        let p = Plain::tinted(Vec3::ZERO, 0.0, 0.0, f0, w);
+        for cos_o in [0.1f32, 0.4, 0.8, 1.0] {
+            let (a, _) = albedo(&p, dir(cos_o, 0.0), 20_000, 5);
+            let expect = Vec3::new(
+                fresnel::dielectric(cos_o, fresnel::inv_eta_from_f0(f0.x)),
+                fresnel::dielectric(cos_o, fresnel::inv_eta_from_f0(f0.y)),
+                fresnel::dielectric(cos_o, fresnel::inv_eta_from_f0(f0.z)),
+            ) * w;
+            assert!(
+                (a - expect).abs().max_element() < 2e-3,
+                "cos {cos_o}: {a} vs {expect}"
+            );
+        }
+    }
+
+    /// White base under tinted and weighted layers: no channel above 1 at any angle (the base
+    /// is coupled to the largest F0's albedo), and the channel of largest F0 lossless as
+    /// `plain`'s own (where its table is accurate).
+    #[test]
+    fn tinted_layer_white_furnace_never_above_one() {
+        for (ci, f0) in [
+            Vec3::new(0.9, 0.04, 0.2),
+            // Not F0 1: the table reads 0.4 % low there at roughness 0.5 head on, so even grey
+            // `plain` reflects 1.004 (docs/assets.md, "Specular").
+            Vec3::new(0.5, 0.0, 0.0),
+            Vec3::new(0.02, 0.06, 0.04),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            for w in [1.0f32, 0.5] {
+                for r in [0.1f32, 0.5, 1.0] {
+                    let p = Plain::tinted(Vec3::ONE, r, 0.0, f0, w);
+                    for (k, cos_o) in [1.0f32, 0.5, 0.1].into_iter().enumerate() {
+                        let seed = 900 + (ci * 100 + k) as u64 + (r * 10.0) as u64;
+                        let (a, se) = albedo(&p, dir(cos_o, 0.4), 100_000, seed);
+                        assert!(
+                            a.max_element() <= 1.0 + 4.0 * se + 1e-3,
+                            "f0 {f0} w {w} r {r} cos {cos_o}: {a} ± {se}"
+                        );
+                        // Lossless where the table is fine along F0: between its nodes at
+                        // F0 0.76 and 1 it is not (a grey F0 0.9 of roughness 0.1 at μ 0.1
+                        // keeps 0.862, the same with or without the tint).
+                        let top = f0.max_position();
+                        assert!(
+                            f0[top] > 0.5 || a[top] >= 0.97 - 4.0 * se,
+                            "f0 {f0} w {w} r {r} cos {cos_o}: {a} ± {se}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn tinted_layer_passes_chi2_and_is_reciprocal() {
+        let cases = [
+            (
+                Vec3::new(0.3, 0.5, 0.2),
+                0.4,
+                0.0,
+                Vec3::new(0.9, 0.04, 0.2),
+                0.7,
+            ),
+            (
+                Vec3::new(0.8, 0.6, 0.5),
+                0.7,
+                0.3,
+                Vec3::new(0.1, 0.3, 0.02),
+                1.0,
+            ),
+        ];
+        for (i, (base, r, m, f0, w)) in cases.into_iter().enumerate() {
+            let p = Plain::tinted(base, r, m, f0, w);
+            for (k, cos_o) in [0.9f32, 0.2].into_iter().enumerate() {
+                let name = format!("tinted plain {i} cos θo {cos_o}");
+                chi2_bxdf(
+                    &name,
+                    &p,
+                    dir(cos_o, 0.7),
+                    300_000,
+                    4,
+                    700 + (2 * i + k) as u64,
+                );
+            }
+        }
+        let mut rng = Rng::new(37);
+        for _ in 0..20_000 {
+            let p = Plain::tinted(
+                Vec3::new(rng.f32(), rng.f32(), rng.f32()),
+                rng.f32(),
+                rng.f32(),
+                Vec3::new(rng.f32(), rng.f32(), rng.f32()),
+                rng.f32(),
+            );
+            let (wo, wi) = (rng.upper_dir(), rng.upper_dir());
+            assert_reciprocal(&p, wo, wi);
+            if let Some(s) = p.sample_f(wo, rng.f32(), rng.vec2()) {
+                assert_sample_is_evaluation(&p, wo, &s);
+            }
         }
     }
 }

@@ -23,7 +23,8 @@ use std::f32::consts::FRAC_1_PI;
 
 use glam::{Vec2, Vec3};
 
-use super::sheen::{directional_albedo, lobe, uniform_hemisphere, ALPHA_MIN, N_MU};
+use super::sheen::{lobe, uniform_hemisphere, ALPHA_MIN, N_MU};
+use super::sheen_albedo::albedo_row;
 use super::{positive, BsdfSample, Bxdf, Plain};
 
 /// `plain` under a coloured Charlie sheen.
@@ -55,17 +56,14 @@ fn unit(x: f32) -> f32 {
 impl Sheened {
     /// `base` under a sheen of weight `weight`, colour `color` (linear RGB; the two multiplied
     /// and each channel clamped to `[0, 1]`, NaN to 0) and roughness `roughness` (`α =
-    /// roughness²`, at least 0.01). The albedo table is integrated here (about a millisecond).
+    /// roughness²`, at least 0.01). The albedo is a row of the tabulated `E(μ, α)`
+    /// ([`super::sheen_albedo`]), so a layer costs 32 lerps to build and can be built per hit.
     pub fn new(base: Plain, weight: f32, color: Vec3, roughness: f32) -> Sheened {
         let w = unit(weight);
         let color = Vec3::new(unit(color.x * w), unit(color.y * w), unit(color.z * w));
         let r = unit(roughness);
         let alpha = (r * r).max(ALPHA_MIN);
-        let mut raw = [0.0f32; N_MU];
-        for (k, a) in raw.iter_mut().enumerate() {
-            let x = k as f32 / (N_MU - 1) as f32;
-            *a = directional_albedo(alpha, (x * x).max(1e-4));
-        }
+        let raw = albedo_row(alpha.sqrt());
         let peak = raw.iter().fold(1.0f32, |m, &e| m.max(e));
         let lobe_scale = 1.0 / peak;
         let m = color.max_element();
@@ -240,6 +238,65 @@ mod tests {
         let (g, _) = albedo(&c, dir(0.1, 0.0), 200_000, 44);
         let (gb, _) = albedo(&base, dir(0.1, 0.0), 200_000, 44);
         assert!(g.x > gb.x + 0.1, "{} vs {}", g.x, gb.x);
+    }
+
+    /// Coloured sheens of several roughnesses (glTF's `sheenColorFactor`,
+    /// `sheenRoughnessFactor`) over a white, lossless base: no channel above 1 at any angle,
+    /// and the lobe alone (over black) never above its colour.
+    #[test]
+    fn coloured_sheens_of_any_roughness_stay_below_one() {
+        for (ci, color) in [
+            Vec3::new(1.0, 0.4, 0.1),
+            Vec3::new(0.2, 0.9, 0.5),
+            Vec3::splat(0.6),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            for (ri, roughness) in [0.0f32, 0.15, 0.4, 0.7, 1.0].into_iter().enumerate() {
+                let white =
+                    Sheened::new(Plain::new(Vec3::ONE, 0.4, 0.0, 0.04), 1.0, color, roughness);
+                let black =
+                    Sheened::new(Plain::new(Vec3::ZERO, 0.4, 0.0, 0.0), 1.0, color, roughness);
+                for (k, mu) in [1.0f32, 0.5, 0.15, 0.03].into_iter().enumerate() {
+                    let seed = 300 + (ci * 100 + ri * 10 + k) as u64;
+                    let (a, se) = albedo(&white, dir(mu, 0.3), 100_000, seed);
+                    assert!(
+                        a.max_element() <= 1.0 + 4.0 * se + 2e-3,
+                        "c {color} r {roughness} μ {mu}: {a} ± {se}"
+                    );
+                    let (b, se) = albedo(&black, dir(mu, 0.3), 100_000, seed);
+                    let cap = color * (1.0 + 2e-3) + Vec3::splat(4.0 * se);
+                    assert!(
+                        b.cmple(cap).all(),
+                        "lobe c {color} r {roughness} μ {mu}: {b} ± {se}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn sampling_passes_chi2_and_is_reciprocal_at_several_roughnesses() {
+        let base = Plain::new(Vec3::new(0.3, 0.2, 0.1), 0.6, 0.2, 0.04);
+        for (i, roughness) in [0.15f32, 0.35, 0.8].into_iter().enumerate() {
+            let c = Sheened::new(base, 1.0, Vec3::new(0.5, 0.9, 1.0), roughness);
+            for (k, mu) in [0.9f32, 0.15].into_iter().enumerate() {
+                chi2_bxdf(
+                    &format!("sheened r {roughness} μ {mu}"),
+                    &c,
+                    dir(mu, 0.4),
+                    300_000,
+                    6,
+                    170 + (2 * i + k) as u64,
+                );
+            }
+            let mut rng = Rng::new(50 + i as u64);
+            for _ in 0..2000 {
+                let (wo, wi) = (rng.upper_dir(), rng.upper_dir());
+                assert_reciprocal(&c, wo, wi);
+            }
+        }
     }
 
     #[test]

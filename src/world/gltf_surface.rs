@@ -10,11 +10,17 @@
 //!   blend dielectric ↔ conductor of Appendix B);
 //! - roughness = `roughnessFactor` × its G → roughness (α = roughness², glTF's own);
 //! - the dielectric F0 = ((ior − 1)/(ior + 1))², 0.04 at glTF's ior 1.5 → specular;
+//! - KHR_materials_specular: F0 per channel `min(F0 · specularColorFactor ×
+//!   specularColorTexture (sRGB), 1)` and the layer's weight `specularFactor ×
+//!   specularTexture's A` → [`Plain::tinted`] (docs/assets.md, "Specular");
 //! - emission = `emissiveFactor` × `emissiveTexture` (sRGB) × `emissiveStrength`;
 //! - the normal texture bends the shading normal in the tangent frame;
 //! - KHR_materials_clearcoat: `clearcoatFactor`, `clearcoatRoughnessFactor` → a [`Coated`]
 //!   of ior 1.5 over the `plain` base, where the base's BSDF inputs are constant (the coat's
 //!   tables are built once per material, not per hit);
+//! - KHR_materials_sheen: `sheenColorFactor`, `sheenRoughnessFactor` → a [`Sheened`] layer
+//!   (Charlie, coloured) over the `plain`, built per hit where the base varies (its albedo
+//!   is a row of a table over roughness);
 //! - KHR_materials_unlit: the base colour alone, shown as radiance by an instance that glows
 //!   (as unlit text does: seen by the camera and through mirrors, lighting nothing).
 //!
@@ -29,7 +35,7 @@ use glam::{Vec2, Vec3, Vec4};
 use super::MaterialDef;
 pub use crate::assets::UvFootprint;
 use crate::assets::{Decode, GltfMaterial, TextureRef, DEFAULT_IOR, MAX_TEX_COORD_SETS};
-use crate::materials::{Bxdfs, Coated, Dispersive, Plain, Translucent};
+use crate::materials::{Bxdfs, Coated, Dispersive, Plain, Sheened, Translucent};
 
 /// The dielectric reflectance at normal incidence of index of refraction `ior` (from air).
 pub fn f0_of_ior(ior: f32) -> f32 {
@@ -78,8 +84,8 @@ pub struct GltfSurface {
     material: GltfMaterial,
     /// Multiply the base colour by COLOR_0.
     vertex_colors: bool,
-    /// The dielectric F0 of the material's ior.
-    specular: f32,
+    /// The dielectric F0 of the material's ior (before KHR_materials_specular's colour).
+    f0_ior: f32,
     /// `[trace] filter_glossy`: the least roughness after a diffuse bounce.
     filter_glossy: f32,
     /// A clear-coated material's BSDF and its filtered copy, built once: only its shading
@@ -156,7 +162,18 @@ impl GltfSurface {
         let bxdf = match self.coated {
             Some((_, f)) if filtered => f,
             Some((b, _)) => b,
-            None => gltf_bxdf(base, roughness, metallic, self.specular, m),
+            None => {
+                let mut weight = m.specular;
+                if let Some(t) = &m.specular_texture {
+                    weight *= look(t, Decode::Linear).w;
+                }
+                let mut color = Vec3::from(m.specular_color);
+                if let Some(t) = &m.specular_color_texture {
+                    color *= look(t, Decode::Srgb).truncate();
+                }
+                let f0 = layer_f0(self.f0_ior, color);
+                gltf_bxdf(base, roughness, metallic, f0, weight, m)
+            }
         };
         Shaded { bxdf, emission, ns }
     }
@@ -183,10 +200,26 @@ pub fn bend(n: Vec3, tangent: Vec4, texel: Vec3, scale: f32) -> Vec3 {
     }
 }
 
-/// A glTF material's BSDF at one point: `plain`, or with KHR_materials_transmission's share
+/// The dielectric layer's F0 per channel, KHR_materials_specular's `min(F0(ior) · colour, 1)`
+/// (`f0_ior` in [0, 1], `color` finite and non-negative).
+fn layer_f0(f0_ior: f32, color: Vec3) -> Vec3 {
+    (color * f0_ior).clamp(Vec3::ZERO, Vec3::ONE)
+}
+
+/// A glTF material's BSDF at one point: `plain` whose dielectric layer has F0 `f0` per channel
+/// and weight `weight` (KHR_materials_specular), or with KHR_materials_transmission's share
 /// transmitted ([`Translucent`], tinted by the base colour as glTF tints transmitted light, the
-/// interface of the KHR_materials_ior index).
-fn gltf_bxdf(base: Vec3, roughness: f32, metallic: f32, specular: f32, m: &GltfMaterial) -> Bxdfs {
+/// interface of the KHR_materials_ior index; the loader leaves KHR_materials_specular at its
+/// defaults there, so `f0` is grey and `weight` 1).
+fn gltf_bxdf(
+    base: Vec3,
+    roughness: f32,
+    metallic: f32,
+    f0: Vec3,
+    weight: f32,
+    m: &GltfMaterial,
+) -> Bxdfs {
+    let specular = f0.x;
     // KHR_materials_dispersion on a fully transmitting dielectric: the tinted interface split
     // per channel (what `Translucent` is at weight 1, with one index per channel).
     if m.dispersion > 0.0 && m.transmission >= 1.0 && metallic <= 0.0 {
@@ -207,7 +240,13 @@ fn gltf_bxdf(base: Vec3, roughness: f32, metallic: f32, specular: f32, m: &GltfM
             return Bxdfs::Translucent(t);
         }
     }
-    Bxdfs::Plain(Plain::new(base, roughness, metallic, specular))
+    let plain = Plain::tinted(base, roughness, metallic, f0, weight);
+    // KHR_materials_sheen (the loader leaves it black over transmission and under a coat).
+    let sheen = Vec3::from(m.sheen_color);
+    if sheen != Vec3::ZERO {
+        return Bxdfs::Sheened(Sheened::new(plain, 1.0, sheen, m.sheen_roughness));
+    }
+    Bxdfs::Plain(plain)
 }
 
 /// What an unlit surface scatters: nothing (a black Lambertian without a specular layer, as
@@ -224,7 +263,8 @@ pub(super) fn gltf_material_def(
     vertex_colors: bool,
     filter_glossy: f32,
 ) -> MaterialDef {
-    let specular = f0_of_ior(m.ior);
+    let f0_ior = f0_of_ior(m.ior);
+    let f0 = layer_f0(f0_ior, Vec3::from(m.specular_color));
     let base = Vec3::from_slice(&m.base_color[..3]);
     if m.unlit {
         // Its colour as a glow: the factor here, factor × texture × COLOR_0 at each hit where
@@ -241,7 +281,7 @@ pub(super) fn gltf_material_def(
                 Arc::new(GltfSurface {
                     material: m.clone(),
                     vertex_colors,
-                    specular,
+                    f0_ior,
                     filter_glossy,
                     coated: None,
                 })
@@ -255,13 +295,13 @@ pub(super) fn gltf_material_def(
     let plain = |roughness: f32, coat_roughness: f32| {
         if coat > 0.0 {
             Bxdfs::Coated(Coated::new(
-                Plain::new(base, roughness, m.metallic, specular),
+                Plain::tinted(base, roughness, m.metallic, f0, m.specular),
                 coat,
                 coat_roughness,
                 DEFAULT_IOR,
             ))
         } else {
-            gltf_bxdf(base, roughness, m.metallic, specular, m)
+            gltf_bxdf(base, roughness, m.metallic, f0, m.specular, m)
         }
     };
     let bxdf = plain(m.roughness, m.clearcoat_roughness);
@@ -279,7 +319,7 @@ pub(super) fn gltf_material_def(
         Arc::new(GltfSurface {
             material: m.clone(),
             vertex_colors,
-            specular,
+            f0_ior,
             filter_glossy,
             coated: (coat > 0.0).then_some((bxdf, filtered)),
         })
@@ -328,6 +368,12 @@ pub(super) static VERTEX_COLOURED: std::sync::LazyLock<GltfMaterial> =
         dispersion: 0.0,
         clearcoat: 0.0,
         clearcoat_roughness: 0.0,
+        specular: 1.0,
+        specular_texture: None,
+        specular_color: [1.0; 3],
+        specular_color_texture: None,
+        sheen_color: [0.0; 3],
+        sheen_roughness: 0.0,
         unlit: false,
     });
 

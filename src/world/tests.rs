@@ -1241,6 +1241,191 @@ fn gltf_clearcoat_is_the_coat_of_ior_one_and_a_half_over_plain() {
     assert!(matches!(c.bxdf, Bxdfs::Plain(_)), "{:?}", c.bxdf);
 }
 
+/// KHR_materials_specular: the plain's dielectric layer takes F0 = min(F0(ior) · colour, 1)
+/// per channel and the factor as its weight (`Plain::tinted`); at the defaults it is the
+/// material without the extension, bit for bit; under a clear coat the coat's base is that
+/// layer; a specular texture builds the layer at each hit from factor × texel.
+#[test]
+fn gltf_specular_is_the_plains_tinted_weighted_layer() {
+    use super::gltf_surface::{f0_of_ior, gltf_material_def};
+    use crate::materials::{Coated, Plain};
+    let m = crate::assets::GltfMaterial {
+        label: "material 'lacquer'".into(),
+        base_color: [0.2, 0.3, 0.4, 1.0],
+        metallic: 0.25,
+        roughness: 0.4,
+        ior: 2.0,
+        specular: 0.5,
+        specular_color: [3.0, 1.0, 0.25],
+        ..super::gltf_surface::VERTEX_COLOURED.clone()
+    };
+    let f0 = f0_of_ior(2.0);
+    let want = Plain::tinted(
+        Vec3::new(0.2, 0.3, 0.4),
+        0.4,
+        0.25,
+        Vec3::new(3.0 * f0, f0, 0.25 * f0),
+        0.5,
+    );
+    let d = gltf_material_def(&m, false, 0.0);
+    assert_eq!(d.bxdf, Bxdfs::Plain(want), "{:?}", d.bxdf);
+    let defaults = crate::assets::GltfMaterial {
+        specular: 1.0,
+        specular_color: [1.0; 3],
+        ..m.clone()
+    };
+    assert_eq!(
+        gltf_material_def(&defaults, false, 0.0).bxdf,
+        Bxdfs::Plain(Plain::new(Vec3::new(0.2, 0.3, 0.4), 0.4, 0.25, f0))
+    );
+    // A colour past the clamp: 10 · 1/9 is taken as 1.
+    let bright = crate::assets::GltfMaterial {
+        specular_color: [10.0, 1.0, 1.0],
+        ..m.clone()
+    };
+    assert_eq!(
+        gltf_material_def(&bright, false, 0.0).bxdf,
+        Bxdfs::Plain(Plain::tinted(
+            Vec3::new(0.2, 0.3, 0.4),
+            0.4,
+            0.25,
+            Vec3::new(1.0, f0, f0),
+            0.5
+        ))
+    );
+    // Weight 0 over a dielectric: Lambertian.
+    let matte = crate::assets::GltfMaterial {
+        specular: 0.0,
+        metallic: 0.0,
+        ..m.clone()
+    };
+    let Bxdfs::Plain(p) = gltf_material_def(&matte, false, 0.0).bxdf else {
+        panic!("not plain")
+    };
+    let lambert = Plain::new(Vec3::new(0.2, 0.3, 0.4), 0.4, 0.0, 0.0);
+    for (wo, wi) in [
+        (Vec3::Z, Vec3::Z),
+        (Vec3::new(0.6, 0.0, 0.8), Vec3::new(-0.6, 0.0, 0.8)),
+    ] {
+        use crate::materials::Bxdf;
+        assert_eq!(p.f(wo, wi), lambert.f(wo, wi));
+    }
+    // Under a coat (the loader greys the colour there).
+    let coated = crate::assets::GltfMaterial {
+        clearcoat: 1.0,
+        clearcoat_roughness: 0.1,
+        specular_color: [0.5; 3],
+        ..m.clone()
+    };
+    assert_eq!(
+        gltf_material_def(&coated, false, 0.0).bxdf,
+        Bxdfs::Coated(Coated::new(
+            Plain::tinted(
+                Vec3::new(0.2, 0.3, 0.4),
+                0.4,
+                0.25,
+                Vec3::splat(0.5 * f0),
+                0.5
+            ),
+            1.0,
+            0.1,
+            1.5
+        ))
+    );
+    // A specular texture (alpha 128/255 everywhere) multiplies the factor at each hit.
+    use crate::assets::{Filter, Mip, TextureImage, TextureRef, UvTransform, Wrap};
+    let texture = TextureRef {
+        image: std::sync::Arc::new(TextureImage::new(1, 1, vec![[9, 9, 9, 128]])),
+        wrap_s: Wrap::Repeat,
+        wrap_t: Wrap::Repeat,
+        filter: Filter::Nearest,
+        minify: Filter::Nearest,
+        mip: Mip::Off,
+        tex_coord: 0,
+        transform: UvTransform::default(),
+    };
+    let textured = crate::assets::GltfMaterial {
+        specular_texture: Some(texture),
+        ..m.clone()
+    };
+    let d = gltf_material_def(&textured, false, 0.0);
+    let surface = d.surface.expect("a textured material is shaded per hit");
+    let at = super::gltf_surface::SurfacePoint {
+        uvs: [glam::Vec2::splat(0.5); 4],
+        footprints: Default::default(),
+        color: glam::Vec4::ONE,
+        ns: Vec3::Z,
+        tangent: glam::Vec4::ZERO,
+    };
+    let shaded = surface.shade(&at, false);
+    let w = 0.5 * (128.0f32 / 255.0);
+    let Bxdfs::Plain(p) = shaded.bxdf else {
+        panic!("{:?}", shaded.bxdf)
+    };
+    let want = Plain::tinted(
+        Vec3::new(0.2, 0.3, 0.4),
+        0.4,
+        0.25,
+        Vec3::new(3.0 * f0, f0, 0.25 * f0),
+        w,
+    );
+    assert_eq!(p, want);
+}
+
+/// KHR_materials_sheen is the library's sheen layer (`Sheened`, weight 1) of the glTF colour
+/// and roughness over the material's `plain` (tinted by KHR_materials_specular where given);
+/// black is the material without it, bit for bit; a textured material builds it per hit.
+#[test]
+fn gltf_sheen_is_the_sheen_layer_of_its_colour_and_roughness() {
+    use super::gltf_surface::{f0_of_ior, gltf_material_def};
+    use crate::materials::{Plain, Sheened};
+    let m = crate::assets::GltfMaterial {
+        label: "material 'velvet'".into(),
+        base_color: [0.3, 0.05, 0.1, 1.0],
+        metallic: 0.0,
+        roughness: 0.8,
+        sheen_color: [1.0, 0.6, 0.7],
+        sheen_roughness: 0.35,
+        specular: 0.5,
+        ..super::gltf_surface::VERTEX_COLOURED.clone()
+    };
+    let base = Vec3::new(0.3, 0.05, 0.1);
+    let plain = Plain::tinted(base, 0.8, 0.0, Vec3::splat(f0_of_ior(1.5)), 0.5);
+    let want = Bxdfs::Sheened(Sheened::new(plain, 1.0, Vec3::new(1.0, 0.6, 0.7), 0.35));
+    let d = gltf_material_def(&m, false, 0.0);
+    assert_eq!(d.bxdf, want, "{:?}", d.bxdf);
+    let black = crate::assets::GltfMaterial {
+        sheen_color: [0.0; 3],
+        ..m.clone()
+    };
+    assert_eq!(
+        gltf_material_def(&black, false, 0.0).bxdf,
+        Bxdfs::Plain(plain)
+    );
+    // Over vertex colours (built per hit): the same layer over the coloured base.
+    let d = gltf_material_def(&m, true, 0.0);
+    let surface = d.surface.expect("COLOR_0 shades per hit");
+    let at = super::gltf_surface::SurfacePoint {
+        uvs: [glam::Vec2::ZERO; 4],
+        footprints: Default::default(),
+        color: glam::Vec4::new(0.5, 1.0, 1.0, 1.0),
+        ns: Vec3::Z,
+        tangent: glam::Vec4::ZERO,
+    };
+    let shaded = surface.shade(&at, false);
+    let plain = Plain::tinted(
+        base * Vec3::new(0.5, 1.0, 1.0),
+        0.8,
+        0.0,
+        Vec3::splat(0.04),
+        0.5,
+    );
+    assert_eq!(
+        shaded.bxdf,
+        Bxdfs::Sheened(Sheened::new(plain, 1.0, Vec3::new(1.0, 0.6, 0.7), 0.35))
+    );
+}
+
 /// `dispersion` on an uncoated body splits its index per channel; under a coat and on the
 /// families that do not refract it is named.
 #[test]

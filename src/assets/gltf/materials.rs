@@ -2,7 +2,8 @@
 //! their samplers, TEXCOORD_n and KHR_texture_transform, and the extensions drawn
 //! (KHR_materials_emissive_strength, KHR_materials_ior, KHR_materials_transmission,
 //! KHR_materials_volume; docs/materials.md, "glTF transmission"; KHR_materials_unlit,
-//! docs/assets.md "Unlit"; KHR_materials_clearcoat's factors, docs/assets.md "Clear coat"). Everything a material holds that
+//! docs/assets.md "Unlit"; KHR_materials_clearcoat's factors, docs/assets.md "Clear coat"; KHR_materials_specular,
+//! "Specular"; KHR_materials_sheen's factors, "Sheen"). Everything a material holds that
 //! the bake does not draw is named once per file, by topic (`Loader::name_once`), with the
 //! first material met.
 
@@ -24,7 +25,17 @@ const DRAWN_MATERIAL_EXTENSIONS: &[&str] = &[
     "KHR_materials_dispersion",
     "KHR_materials_unlit",
     "KHR_materials_clearcoat",
+    "KHR_materials_specular",
+    "KHR_materials_sheen",
 ];
+
+/// KHR_materials_specular as read: see [`GltfMaterial::specular`] and its neighbours.
+struct Specular {
+    factor: f32,
+    color: [f32; 3],
+    texture: Option<TextureRef>,
+    color_texture: Option<TextureRef>,
+}
 
 /// The most texels one file's textures may decode to, summed over its images (1 GiB of RGBA8):
 /// the side limit alone would let a file of many large images exhaust memory.
@@ -169,9 +180,16 @@ impl<'a> Loader<'a> {
                 texture,
                 scale: num(raw.pointer("/normalTexture/scale"), 1.0),
             });
-        let varies = base_color_texture.is_some() || metallic_roughness_texture.is_some();
+        let specular = self.specular(&raw, transmission > 0.0, &label)?;
+        let varies = base_color_texture.is_some()
+            || metallic_roughness_texture.is_some()
+            || specular.texture.is_some()
+            || specular.color_texture.is_some();
         let (clearcoat, clearcoat_roughness) =
             self.clearcoat(ext, transmission > 0.0, varies, &label);
+        let specular_color = self.specular_color_under_coat(specular.color, clearcoat, &label);
+        let (sheen_color, sheen_roughness) =
+            self.sheen(ext, transmission > 0.0, clearcoat > 0.0, &label);
         let m = GltfMaterial {
             label,
             base_color,
@@ -188,6 +206,12 @@ impl<'a> Loader<'a> {
             dispersion,
             clearcoat,
             clearcoat_roughness,
+            specular: specular.factor,
+            specular_texture: specular.texture,
+            specular_color,
+            specular_color_texture: specular.color_texture,
+            sheen_color,
+            sheen_roughness,
             unlit: false,
         };
         Ok(Some(self.push_material(index, m)))
@@ -265,6 +289,12 @@ impl<'a> Loader<'a> {
             dispersion: 0.0,
             clearcoat: 0.0,
             clearcoat_roughness: 0.0,
+            specular: 1.0,
+            specular_texture: None,
+            specular_color: [1.0; 3],
+            specular_color_texture: None,
+            sheen_color: [0.0; 3],
+            sheen_roughness: 0.0,
             unlit: true,
         })
     }
@@ -397,6 +427,146 @@ impl<'a> Loader<'a> {
         (factor, roughness)
     }
 
+    /// KHR_materials_specular's factors and textures (see [`GltfMaterial::specular`],
+    /// [`GltfMaterial::specular_color`]); the defaults (1, white, none) without it. On a
+    /// transmitting material (`transmits`) the extension is named once per file and left at
+    /// its defaults: the transmitting lobe takes one scalar F0 of the ior.
+    fn specular(&mut self, raw: &Value, transmits: bool, label: &str) -> Result<Specular, Failure> {
+        let none = Specular {
+            factor: 1.0,
+            color: [1.0; 3],
+            texture: None,
+            color_texture: None,
+        };
+        let Some(sp) = raw.pointer("/extensions/KHR_materials_specular") else {
+            return Ok(none);
+        };
+        if transmits {
+            self.name_once(
+                "specular over transmission",
+                format!(
+                    "KHR_materials_specular on a transmitting material \
+                     (KHR_materials_transmission) is not rendered yet (first met on {label}): \
+                     its reflection is the ior's F0"
+                ),
+            );
+            return Ok(none);
+        }
+        let factor = unit(num(sp.get("specularFactor"), 1.0), 1.0);
+        let c = sp.get("specularColorFactor").and_then(Value::as_array);
+        // The spec lets the colour exceed 1 (the product with the ior's F0 is clamped).
+        let channel = |i: usize| num(c.and_then(|c| c.get(i)), 1.0).max(0.0);
+        let color = [channel(0), channel(1), channel(2)];
+        // A weight of 0 removes the layer whatever its textures say (factor × texture).
+        let (texture, color_texture) = if factor > 0.0 {
+            (
+                self.texture_slot(
+                    raw,
+                    "/extensions/KHR_materials_specular/specularTexture",
+                    label,
+                )?,
+                self.texture_slot(
+                    raw,
+                    "/extensions/KHR_materials_specular/specularColorTexture",
+                    label,
+                )?,
+            )
+        } else {
+            (None, None)
+        };
+        Ok(Specular {
+            factor,
+            color,
+            texture,
+            color_texture,
+        })
+    }
+
+    /// `color`, KHR_materials_specular's colour, as drawn under a clear coat of weight
+    /// `clearcoat`: the coat's compensation lobe takes an untinted base layer, so a tinted one
+    /// is drawn grey at its luminance there, named once per file.
+    fn specular_color_under_coat(
+        &mut self,
+        color: [f32; 3],
+        clearcoat: f32,
+        label: &str,
+    ) -> [f32; 3] {
+        if clearcoat <= 0.0 || (color[0] == color[1] && color[1] == color[2]) {
+            return color;
+        }
+        self.name_once(
+            "specular colour under a coat",
+            format!(
+                "KHR_materials_specular's specularColorFactor under a clear coat is not \
+                 rendered yet (first met on {label}): its luminance is drawn, untinted"
+            ),
+        );
+        [crate::color::luminance(glam::Vec3::from(color)); 3]
+    }
+
+    /// KHR_materials_sheen's `sheenColorFactor` and `sheenRoughnessFactor` (see
+    /// [`GltfMaterial::sheen_color`]); `transmits`: the material has a transmitted share;
+    /// `coated`: a clear coat is drawn over it. What is not drawn is named once per file: the
+    /// sheen's textures (its factors are drawn over the whole surface), and a sheen over a
+    /// transmitting base or under a coat (drawn without the sheen: black).
+    fn sheen(
+        &mut self,
+        ext: Option<&Value>,
+        transmits: bool,
+        coated: bool,
+        label: &str,
+    ) -> ([f32; 3], f32) {
+        let Some(sh) = ext.and_then(|e| e.get("KHR_materials_sheen")) else {
+            return ([0.0; 3], 0.0);
+        };
+        let c = sh.get("sheenColorFactor").and_then(Value::as_array);
+        let channel = |i: usize| unit(num(c.and_then(|c| c.get(i)), 0.0), 0.0);
+        let color = [channel(0), channel(1), channel(2)];
+        let roughness = unit(num(sh.get("sheenRoughnessFactor"), 0.0), 0.0);
+        // A black sheen is no sheen, whatever its textures say (factor × texture).
+        if color == [0.0; 3] {
+            return ([0.0; 3], 0.0);
+        }
+        for (key, why) in [
+            (
+                "sheenColorTexture",
+                "its sheenColorFactor is drawn over the whole surface",
+            ),
+            (
+                "sheenRoughnessTexture",
+                "its sheenRoughnessFactor is drawn over the whole surface",
+            ),
+        ] {
+            if sh.get(key).is_some() {
+                self.name_once(
+                    key,
+                    format!(
+                        "KHR_materials_sheen's {key} is not rendered yet (first met on \
+                         {label}): {why}"
+                    ),
+                );
+            }
+        }
+        let not_with = if transmits {
+            Some("over a transmitting base (KHR_materials_transmission)")
+        } else if coated {
+            Some("under a clear coat (KHR_materials_clearcoat)")
+        } else {
+            None
+        };
+        if let Some(case) = not_with {
+            self.name_once(
+                &format!("sheen {case}"),
+                format!(
+                    "KHR_materials_sheen {case} is not rendered yet (first met on {label}): \
+                     the material is drawn without its sheen"
+                ),
+            );
+            return ([0.0; 3], 0.0);
+        }
+        (color, roughness)
+    }
+
     /// KHR_materials_dispersion's `dispersion` (see [`GltfMaterial::dispersion`]); on a material
     /// that does not transmit fully or is metallic, named once per file as not drawn.
     fn dispersion(
@@ -440,6 +610,8 @@ impl<'a> Loader<'a> {
             "metallicRoughnessTexture" => "metallic-roughness texture",
             "emissiveTexture" => "emissive texture",
             "normalTexture" => "normal texture",
+            "specularTexture" => "KHR_materials_specular specularTexture",
+            "specularColorTexture" => "KHR_materials_specular specularColorTexture",
             other => other,
         };
         let doc = self.doc;
@@ -508,7 +680,9 @@ impl<'a> Loader<'a> {
             // Built here, once per image and decoding, rather than by the first render thread
             // that minifies it (glTF 2.0 §3.9: colour slots are sRGB, the others linear).
             let decode = match at.rsplit('/').next() {
-                Some("baseColorTexture" | "emissiveTexture") => Decode::Srgb,
+                Some("baseColorTexture" | "emissiveTexture" | "specularColorTexture") => {
+                    Decode::Srgb
+                }
                 _ => Decode::Linear,
             };
             image.pyramid(decode);

@@ -945,7 +945,7 @@ fn material_parameters_are_read_and_undrawn_ones_named_once() {
         "normalTexture":{"index":0,"scale":0.5},"emissiveTexture":{"index":1},
         "occlusionTexture":{"index":0},
         "extensions":{"KHR_materials_emissive_strength":{"emissiveStrength":4},
-          "KHR_materials_ior":{"ior":2.0},"KHR_materials_clearcoat":{},"KHR_materials_sheen":{}}},
+          "KHR_materials_ior":{"ior":2.0},"KHR_materials_clearcoat":{},"KHR_materials_iridescence":{}}},
         {"name":"b","occlusionTexture":{"index":0},"extensions":{"KHR_materials_clearcoat":{}}}"#;
     let (mut bin, json) = textured_triangle(material, &images, &[]);
     // A second primitive with material 1 on the same accessors.
@@ -1007,7 +1007,7 @@ fn material_parameters_are_read_and_undrawn_ones_named_once() {
     assert_eq!(count("clearcoat"), 0, "{:?}", m.warnings);
     assert_eq!((a.clearcoat, b.clearcoat), (0.0, 0.0));
     assert_eq!(
-        count("KHR_materials_sheen is not rendered yet"),
+        count("KHR_materials_iridescence is not rendered yet"),
         1,
         "{:?}",
         m.warnings
@@ -1427,4 +1427,191 @@ fn clearcoat_factors_are_read_and_its_textures_named_once() {
     );
     assert_eq!(m.materials[0].clearcoat, 0.0);
     assert!(m.warnings.is_empty(), "{:?}", m.warnings);
+}
+
+/// KHR_materials_specular: the factors and textures are read (the colour's texture decoded
+/// as sRGB for its mips, the factor's as data), a colour above 1 kept, the defaults without
+/// the extension; on a transmitting material it is named and left at its defaults; under a
+/// clear coat a tinted colour is named and drawn grey at its luminance.
+#[test]
+fn specular_factors_and_textures_are_read() {
+    let png = two_texel_png();
+    let images = format!(
+        r#","textures":[{{"source":0}}],"images":[{{"uri":"data:image/png;base64,{}"}}]"#,
+        base64(&png)
+    );
+    let load = |material: &str| {
+        let (bin, json) = textured_triangle(material, &images, &[]);
+        let doc = format!(
+            r#"{json},"buffers":[{{"byteLength":{n},"uri":"data:application/octet-stream;base64,{b}"}}],
+            "bufferViews":[{{"buffer":0,"byteLength":{n}}}]}}"#,
+            n = bin.len(),
+            b = base64(&bin)
+        );
+        let f = write_temp(doc.as_bytes());
+        load_gltf(f.path(), None).unwrap_or_else(|e| panic!("{e}"))
+    };
+    let named =
+        |m: &MeshAsset, needle: &str| m.warnings.iter().filter(|w| w.contains(needle)).count();
+    let m = load(
+        r#"{"name":"lacquer","extensions":{"KHR_materials_specular":{"specularFactor":0.25,
+        "specularColorFactor":[2,0.5,0],"specularTexture":{"index":0},
+        "specularColorTexture":{"index":0}}}}"#,
+    );
+    let a = &m.materials[0];
+    assert_eq!((a.specular, a.specular_color), (0.25, [2.0, 0.5, 0.0]));
+    assert!(a.specular_texture.is_some());
+    assert!(a.specular_color_texture.is_some());
+    assert!(a.textured());
+    assert_eq!(a.tex_coords().count(), 2);
+    assert!(m.warnings.is_empty(), "{:?}", m.warnings);
+    // Without the extension, and empty: weight 1, white, no texture.
+    for material in [
+        r#"{"name":"bare"}"#,
+        r#"{"name":"empty","extensions":{"KHR_materials_specular":{}}}"#,
+    ] {
+        let m = load(material);
+        let b = &m.materials[0];
+        assert_eq!(
+            (b.specular, b.specular_color),
+            (1.0, [1.0; 3]),
+            "{material}"
+        );
+        assert!(b.specular_texture.is_none() && b.specular_color_texture.is_none());
+        assert!(m.warnings.is_empty(), "{:?}", m.warnings);
+    }
+    // Out of range: the factor clamped to [0, 1], a negative channel to 0.
+    let m = load(
+        r#"{"name":"odd","extensions":{"KHR_materials_specular":{"specularFactor":3,
+        "specularColorFactor":[-1,1,"x"]}}}"#,
+    );
+    assert_eq!(
+        (m.materials[0].specular, m.materials[0].specular_color),
+        (1.0, [0.0, 1.0, 1.0])
+    );
+    // Weight 0: no layer, its textures (factor × texture = 0) not read.
+    let m = load(
+        r#"{"name":"matte","extensions":{"KHR_materials_specular":{"specularFactor":0,
+        "specularTexture":{"index":0}}}}"#,
+    );
+    assert_eq!(m.materials[0].specular, 0.0);
+    assert!(m.materials[0].specular_texture.is_none());
+    // On a transmitting material: named once, defaults.
+    let m = load(
+        r#"{"name":"pane","extensions":{"KHR_materials_transmission":{"transmissionFactor":1},
+        "KHR_materials_volume":{"thicknessFactor":1},
+        "KHR_materials_specular":{"specularFactor":0.5,"specularColorFactor":[1,0,0]}}}"#,
+    );
+    assert_eq!(
+        (m.materials[0].specular, m.materials[0].specular_color),
+        (1.0, [1.0; 3])
+    );
+    assert_eq!(
+        named(&m, "KHR_materials_specular on a transmitting material"),
+        1,
+        "{:?}",
+        m.warnings
+    );
+    // Under a clear coat: the weight drawn, the tint grey at its luminance, named.
+    let m = load(
+        r#"{"name":"paint","extensions":{"KHR_materials_clearcoat":{"clearcoatFactor":1},
+        "KHR_materials_specular":{"specularFactor":0.5,"specularColorFactor":[1,0,0]}}}"#,
+    );
+    let p = &m.materials[0];
+    assert_eq!((p.clearcoat, p.specular), (1.0, 0.5));
+    let y = crate::color::luminance(glam::Vec3::X);
+    assert_eq!(p.specular_color, [y; 3]);
+    assert_eq!(
+        named(
+            &m,
+            "specularColorFactor under a clear coat is not rendered yet"
+        ),
+        1,
+        "{:?}",
+        m.warnings
+    );
+    assert_eq!(named(&m, "KHR_materials_specular is not rendered yet"), 0);
+}
+
+/// KHR_materials_sheen: the factors are read (colour clamped per channel to [0, 1], roughness
+/// likewise; black without it, and black is no sheen); its textures are named once per file;
+/// over transmission or under a clear coat it is named and dropped.
+#[test]
+fn sheen_factors_are_read_and_its_textures_named() {
+    let png = two_texel_png();
+    let images = format!(
+        r#","textures":[{{"source":0}}],"images":[{{"uri":"data:image/png;base64,{}"}}]"#,
+        base64(&png)
+    );
+    let load = |material: &str| {
+        let (bin, json) = textured_triangle(material, &images, &[]);
+        let doc = format!(
+            r#"{json},"buffers":[{{"byteLength":{n},"uri":"data:application/octet-stream;base64,{b}"}}],
+            "bufferViews":[{{"buffer":0,"byteLength":{n}}}]}}"#,
+            n = bin.len(),
+            b = base64(&bin)
+        );
+        let f = write_temp(doc.as_bytes());
+        load_gltf(f.path(), None).unwrap_or_else(|e| panic!("{e}"))
+    };
+    let named =
+        |m: &MeshAsset, needle: &str| m.warnings.iter().filter(|w| w.contains(needle)).count();
+    let m = load(
+        r#"{"name":"velvet","extensions":{"KHR_materials_sheen":{"sheenColorFactor":[1,0.5,0.25],
+        "sheenRoughnessFactor":0.3}}}"#,
+    );
+    let v = &m.materials[0];
+    assert_eq!((v.sheen_color, v.sheen_roughness), ([1.0, 0.5, 0.25], 0.3));
+    assert!(m.warnings.is_empty(), "{:?}", m.warnings);
+    let m = load(r#"{"name":"bare"}"#);
+    assert_eq!(
+        (m.materials[0].sheen_color, m.materials[0].sheen_roughness),
+        ([0.0; 3], 0.0)
+    );
+    // Empty: black, no sheen, its texture (factor × texture = 0) not named.
+    let m = load(
+        r#"{"name":"none","extensions":{"KHR_materials_sheen":{"sheenColorTexture":{"index":0}}}}"#,
+    );
+    assert_eq!(m.materials[0].sheen_color, [0.0; 3]);
+    assert!(m.warnings.is_empty(), "{:?}", m.warnings);
+    let m = load(
+        r#"{"name":"odd","extensions":{"KHR_materials_sheen":{"sheenColorFactor":[2,-1,0.5],
+        "sheenRoughnessFactor":4,"sheenColorTexture":{"index":0},
+        "sheenRoughnessTexture":{"index":0}}}}"#,
+    );
+    let o = &m.materials[0];
+    assert_eq!((o.sheen_color, o.sheen_roughness), ([1.0, 0.0, 0.5], 1.0));
+    for key in [
+        "KHR_materials_sheen's sheenColorTexture is not rendered yet",
+        "KHR_materials_sheen's sheenRoughnessTexture is not rendered yet",
+    ] {
+        assert_eq!(named(&m, key), 1, "{key}: {:?}", m.warnings);
+    }
+    let m = load(
+        r#"{"name":"pane","extensions":{"KHR_materials_transmission":{"transmissionFactor":1},
+        "KHR_materials_volume":{"thicknessFactor":1},
+        "KHR_materials_sheen":{"sheenColorFactor":[1,1,1]}}}"#,
+    );
+    assert_eq!(m.materials[0].sheen_color, [0.0; 3]);
+    assert_eq!(
+        named(&m, "KHR_materials_sheen over a transmitting base"),
+        1,
+        "{:?}",
+        m.warnings
+    );
+    let m = load(
+        r#"{"name":"coat","extensions":{"KHR_materials_clearcoat":{"clearcoatFactor":1},
+        "KHR_materials_sheen":{"sheenColorFactor":[1,1,1]}}}"#,
+    );
+    assert_eq!(
+        (m.materials[0].sheen_color, m.materials[0].clearcoat),
+        ([0.0; 3], 1.0)
+    );
+    assert_eq!(
+        named(&m, "KHR_materials_sheen under a clear coat"),
+        1,
+        "{:?}",
+        m.warnings
+    );
+    assert_eq!(named(&m, "KHR_materials_sheen is not rendered yet"), 0);
 }
