@@ -210,7 +210,7 @@ fn the_denoised_flagship_beats_sixteen_times_the_samples() {
     }
     let room = PathBuf::from(std::env::var("E13_ROOM").expect("E13_ROOM: the frozen flagship"));
     let reference = std::env::var("E13_REFERENCE").map_or_else(
-        |_| root().join("benches/data/room-reference/beauty_320x180_1024spp.exr"),
+        |_| root().join("benches/data/room-reference/beauty_320x180_4096spp.exr"),
         PathBuf::from,
     );
     let (_, _, reference) = read_exr_rgb(&reference).unwrap();

@@ -100,7 +100,7 @@ fn measure_flagship_efficiency() {
         })
         .unwrap_or([320, 180]);
     let reference = std::env::var("E13_REFERENCE").map_or_else(
-        |_| root().join("benches/data/room-reference/beauty_320x180_1024spp.exr"),
+        |_| root().join("benches/data/room-reference/beauty_320x180_4096spp.exr"),
         PathBuf::from,
     );
     let spp: u32 = var("E13_SPP", 16);

@@ -292,7 +292,7 @@ fn measure_room_efficiency() {
     measure(
         Path::new(&scene),
         [320, 180],
-        Some(&root().join("benches/data/room-reference/beauty_320x180_1024spp.exr")),
+        Some(&root().join("benches/data/room-reference/beauty_320x180_4096spp.exr")),
         spp,
     );
 }
