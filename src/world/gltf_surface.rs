@@ -264,7 +264,15 @@ pub(super) fn gltf_material_def(
     filter_glossy: f32,
 ) -> MaterialDef {
     let f0_ior = f0_of_ior(m.ior);
-    let f0 = layer_f0(f0_ior, Vec3::from(m.specular_color));
+    // Under a clear coat the coat's compensation lobe takes an untinted base layer: a tinted
+    // specular colour is drawn grey at its luminance there (the loader names it).
+    let specular_color = Vec3::from(m.specular_color);
+    let specular_color = if m.clearcoat > 0.0 {
+        Vec3::splat(crate::color::luminance(specular_color))
+    } else {
+        specular_color
+    };
+    let f0 = layer_f0(f0_ior, specular_color);
     let base = Vec3::from_slice(&m.base_color[..3]);
     if m.unlit {
         // Its colour as a glow: the factor here, factor × texture × COLOR_0 at each hit where

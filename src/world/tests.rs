@@ -1310,7 +1310,23 @@ fn gltf_specular_is_the_plains_tinted_weighted_layer() {
         use crate::materials::Bxdf;
         assert_eq!(p.f(wo, wi), lambert.f(wo, wi));
     }
-    // Under a coat (the loader greys the colour there).
+    // A tinted colour under a coat is drawn grey at its luminance (the loader names it).
+    let tinted = crate::assets::GltfMaterial {
+        clearcoat: 1.0,
+        clearcoat_roughness: 0.1,
+        specular_color: [1.0, 0.0, 0.0],
+        ..m.clone()
+    };
+    let y = crate::color::luminance(Vec3::X);
+    let grey = crate::assets::GltfMaterial {
+        specular_color: [y; 3],
+        ..tinted.clone()
+    };
+    assert_eq!(
+        gltf_material_def(&tinted, false, 0.0).bxdf,
+        gltf_material_def(&grey, false, 0.0).bxdf
+    );
+    // Under a coat, a grey colour.
     let coated = crate::assets::GltfMaterial {
         clearcoat: 1.0,
         clearcoat_roughness: 0.1,

@@ -482,9 +482,10 @@ impl<'a> Loader<'a> {
         })
     }
 
-    /// `color`, KHR_materials_specular's colour, as drawn under a clear coat of weight
-    /// `clearcoat`: the coat's compensation lobe takes an untinted base layer, so a tinted one
-    /// is drawn grey at its luminance there, named once per file.
+    /// `color`, KHR_materials_specular's colour, kept as authored; under a clear coat of
+    /// weight `clearcoat` it is named once per file, because the coat's compensation lobe
+    /// takes an untinted base layer, so the world draws a tinted one grey at its luminance
+    /// there (`world::gltf_surface`; the loader names no colour science).
     fn specular_color_under_coat(
         &mut self,
         color: [f32; 3],
@@ -501,7 +502,7 @@ impl<'a> Loader<'a> {
                  rendered yet (first met on {label}): its luminance is drawn, untinted"
             ),
         );
-        [crate::color::luminance(glam::Vec3::from(color)); 3]
+        color
     }
 
     /// KHR_materials_sheen's `sheenColorFactor` and `sheenRoughnessFactor` (see
