@@ -269,8 +269,9 @@ impl Kernel for Avx2 {
             _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
         );
         // A plain unaligned store, not `_mm256_storeu_si256`: rustc 1.95 left that intrinsic
-        // out of line here (a call of ~20 instructions per node test, 2.6 % of a flagship
-        // sample's instructions under callgrind); the store is the same `vmovdqu`.
+        // out of line in the test profile (no LTO; a call of ~20 instructions per node test,
+        // 1.6 % of a flagship sample's instructions under callgrind), which the golden and
+        // reference tests run on; the release build inlines either. The same `vmovdqu`.
         (keys.as_mut_ptr() as *mut __m256i).write_unaligned(k);
         mask
     }
