@@ -18,8 +18,9 @@
 //! - KHR_materials_clearcoat: `clearcoatFactor`, `clearcoatRoughnessFactor` → a [`Coated`]
 //!   of ior 1.5 over the `plain` base, where the base's BSDF inputs are constant (the coat's
 //!   tables are built once per material, not per hit);
-//! - KHR_materials_sheen: `sheenColorFactor`, `sheenRoughnessFactor` → a [`Sheened`] layer
-//!   (Charlie, coloured) over the `plain`, built per hit where the base varies (its albedo
+//! - KHR_materials_sheen: `sheenColorFactor` × `sheenColorTexture` (sRGB),
+//!   `sheenRoughnessFactor` × `sheenRoughnessTexture`'s A → a [`Sheened`] layer (Charlie,
+//!   coloured) over the `plain`, built per hit where the base or the sheen varies (its albedo
 //!   is a row of a table over roughness);
 //! - KHR_materials_unlit: the base colour alone, shown as radiance by an instance that glows
 //!   (as unlit text does: seen by the camera and through mirrors, lighting nothing).
@@ -172,7 +173,26 @@ impl GltfSurface {
                     color *= look(t, Decode::Srgb).truncate();
                 }
                 let f0 = layer_f0(self.f0_ior, color);
-                gltf_bxdf(base, roughness, metallic, f0, weight, m)
+                // KHR_materials_sheen: factor × texture, colour sRGB RGB and roughness linear
+                // A (the loader leaves the factor black, without textures, where it is not
+                // drawn; black is no sheen, so its textures are not looked up).
+                let mut sheen = Vec3::from(m.sheen_color);
+                let mut sheen_roughness = m.sheen_roughness;
+                if sheen != Vec3::ZERO {
+                    if let Some(t) = &m.sheen_color_texture {
+                        sheen *= look(t, Decode::Srgb).truncate();
+                    }
+                    if let Some(t) = &m.sheen_roughness_texture {
+                        sheen_roughness *= look(t, Decode::Linear).w;
+                    }
+                }
+                let layer = Layers {
+                    f0,
+                    weight,
+                    sheen,
+                    sheen_roughness,
+                };
+                gltf_bxdf(base, roughness, metallic, layer, m)
             }
         };
         Shaded { bxdf, emission, ns }
@@ -206,19 +226,27 @@ fn layer_f0(f0_ior: f32, color: Vec3) -> Vec3 {
     (color * f0_ior).clamp(Vec3::ZERO, Vec3::ONE)
 }
 
-/// A glTF material's BSDF at one point: `plain` whose dielectric layer has F0 `f0` per channel
-/// and weight `weight` (KHR_materials_specular), or with KHR_materials_transmission's share
-/// transmitted ([`Translucent`], tinted by the base colour as glTF tints transmitted light, the
-/// interface of the KHR_materials_ior index; the loader leaves KHR_materials_specular at its
-/// defaults there, so `f0` is grey and `weight` 1).
-fn gltf_bxdf(
-    base: Vec3,
-    roughness: f32,
-    metallic: f32,
+/// The layers over a glTF material's base at one point (factor × texture where textured).
+#[derive(Clone, Copy, Debug)]
+struct Layers {
+    /// The dielectric layer's F0 per channel (KHR_materials_specular's colour), in [0, 1].
     f0: Vec3,
+    /// The dielectric layer's weight (`specularFactor` × `specularTexture` A), in [0, 1].
     weight: f32,
-    m: &GltfMaterial,
-) -> Bxdfs {
+    /// KHR_materials_sheen's colour, linear RGB in [0, 1]; black is no sheen.
+    sheen: Vec3,
+    /// KHR_materials_sheen's roughness (perceptual), in [0, 1].
+    sheen_roughness: f32,
+}
+
+/// A glTF material's BSDF at one point: `plain` whose dielectric layer has F0 `layer.f0` per
+/// channel and weight `layer.weight` (KHR_materials_specular), under a [`Sheened`] layer where
+/// `layer.sheen` is not black, or with KHR_materials_transmission's share transmitted
+/// ([`Translucent`], tinted by the base colour as glTF tints transmitted light, the interface
+/// of the KHR_materials_ior index; the loader leaves KHR_materials_specular at its defaults
+/// and the sheen black there, so `f0` is grey and `weight` 1).
+fn gltf_bxdf(base: Vec3, roughness: f32, metallic: f32, layer: Layers, m: &GltfMaterial) -> Bxdfs {
+    let Layers { f0, weight, .. } = layer;
     let specular = f0.x;
     // KHR_materials_dispersion on a fully transmitting dielectric: the tinted interface split
     // per channel (what `Translucent` is at weight 1, with one index per channel).
@@ -242,9 +270,8 @@ fn gltf_bxdf(
     }
     let plain = Plain::tinted(base, roughness, metallic, f0, weight);
     // KHR_materials_sheen (the loader leaves it black over transmission and under a coat).
-    let sheen = Vec3::from(m.sheen_color);
-    if sheen != Vec3::ZERO {
-        return Bxdfs::Sheened(Sheened::new(plain, 1.0, sheen, m.sheen_roughness));
+    if layer.sheen != Vec3::ZERO {
+        return Bxdfs::Sheened(Sheened::new(plain, 1.0, layer.sheen, layer.sheen_roughness));
     }
     Bxdfs::Plain(plain)
 }
@@ -309,7 +336,13 @@ pub(super) fn gltf_material_def(
                 DEFAULT_IOR,
             ))
         } else {
-            gltf_bxdf(base, roughness, m.metallic, f0, m.specular, m)
+            let layer = Layers {
+                f0,
+                weight: m.specular,
+                sheen: Vec3::from(m.sheen_color),
+                sheen_roughness: m.sheen_roughness,
+            };
+            gltf_bxdf(base, roughness, m.metallic, layer, m)
         }
     };
     let bxdf = plain(m.roughness, m.clearcoat_roughness);
@@ -382,6 +415,8 @@ pub(super) static VERTEX_COLOURED: std::sync::LazyLock<GltfMaterial> =
         specular_color_texture: None,
         sheen_color: [0.0; 3],
         sheen_roughness: 0.0,
+        sheen_color_texture: None,
+        sheen_roughness_texture: None,
         unlit: false,
     });
 

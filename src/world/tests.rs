@@ -1440,6 +1440,51 @@ fn gltf_sheen_is_the_sheen_layer_of_its_colour_and_roughness() {
         shaded.bxdf,
         Bxdfs::Sheened(Sheened::new(plain, 1.0, Vec3::new(1.0, 0.6, 0.7), 0.35))
     );
+    // Textures (one texel everywhere): sheenColorTexture's RGB (sRGB) multiplies the colour,
+    // sheenRoughnessTexture's A (linear) the roughness, at each hit.
+    use crate::assets::{Filter, Mip, TextureImage, TextureRef, UvTransform, Wrap};
+    let texel = |t: [u8; 4]| TextureRef {
+        image: std::sync::Arc::new(TextureImage::new(1, 1, vec![t])),
+        wrap_s: Wrap::Repeat,
+        wrap_t: Wrap::Repeat,
+        filter: Filter::Nearest,
+        minify: Filter::Nearest,
+        mip: Mip::Off,
+        tex_coord: 0,
+        transform: UvTransform::default(),
+    };
+    let textured = crate::assets::GltfMaterial {
+        sheen_color_texture: Some(texel([255, 128, 0, 7])),
+        sheen_roughness_texture: Some(texel([1, 2, 3, 64])),
+        ..m.clone()
+    };
+    let d = gltf_material_def(&textured, false, 0.0);
+    let surface = d.surface.expect("a sheen texture is shaded per hit");
+    let at = super::gltf_surface::SurfacePoint {
+        color: glam::Vec4::ONE,
+        uvs: [glam::Vec2::splat(0.5); 4],
+        ..at
+    };
+    let shaded = surface.shade(&at, false);
+    let plain = Plain::tinted(base, 0.8, 0.0, Vec3::splat(0.04), 0.5);
+    // IEC 61966-2-1, as the decode computes it (in f64, then rounded).
+    let srgb = |b: u8| {
+        let c = f64::from(b) / 255.0;
+        ((c + 0.055) / 1.055).powf(2.4) as f32
+    };
+    let color = Vec3::new(1.0, 0.6 * srgb(128), 0.0);
+    assert_eq!(
+        shaded.bxdf,
+        Bxdfs::Sheened(Sheened::new(plain, 1.0, color, 0.35 * (64.0 / 255.0)))
+    );
+    // A black texel is no sheen: the plain itself.
+    let black = crate::assets::GltfMaterial {
+        sheen_color_texture: Some(texel([0, 0, 0, 255])),
+        ..m.clone()
+    };
+    let d = gltf_material_def(&black, false, 0.0);
+    let shaded = d.surface.expect("textured").shade(&at, false);
+    assert_eq!(shaded.bxdf, Bxdfs::Plain(plain));
 }
 
 /// `dispersion` on an uncoated body splits its index per channel; under a coat and on the
