@@ -1008,3 +1008,44 @@ fn sheen_textures_vary_the_lobe_per_texel() {
         );
     }
 }
+
+/// KHR_materials_ior's `ior = 0` (the specular-glossiness mode: an infinite index, Fresnel 1
+/// at every angle) under a sun along the normal, seen along it, roughness 0.3 (α = 0.09): the
+/// layer reflects everything, so a white and a black base read the same, the highlight of F0
+/// 1, `1/(4α²)` = 30.86 plus the conductor's multiple scattering; with KHR_materials_specular's
+/// colour (the conversion from specular-glossiness) a black base reads `c/(4α²)` per channel.
+/// The old reading (ior 1, F0 0) drew the white base Lambertian (1) and the black one black.
+#[test]
+fn ior_zero_reflects_everything_and_takes_the_specular_colour_as_f0() {
+    let quad = |base: f32, specular: &str| {
+        let m = format!(
+            r#"{{"name":"specgloss","pbrMetallicRoughness":{{"baseColorFactor":[{base},{base},{base},1],
+            "metallicFactor":0,"roughnessFactor":0.3}},"extensions":{{"KHR_materials_ior":{{"ior":0}}{specular}}}}}"#
+        );
+        let (world, img) = render_quad(&m, "", Vec3::Z);
+        assert!(
+            world.asset_warnings.is_empty(),
+            "{:?}",
+            world.asset_warnings
+        );
+        mean(&img, 3, 21, 3, 21)
+    };
+    let single = 1.0 / (4.0 * 0.09 * 0.09);
+    let white = quad(1.0, "");
+    let black = quad(0.0, "");
+    assert_eq!(white, black);
+    // The multiple-scattering lobe adds a little at α = 0.09.
+    assert!(
+        white.min_element() >= single && white.max_element() <= 1.01 * single,
+        "{white} vs {single}"
+    );
+    assert!((white.x - white.y).abs() < 1e-6 && (white.y - white.z).abs() < 1e-6);
+    let c = Vec3::new(0.5, 0.25, 0.1);
+    let tinted = quad(
+        0.0,
+        r#","KHR_materials_specular":{"specularColorFactor":[0.5,0.25,0.1]}"#,
+    );
+    let want = c * single;
+    eprintln!("ior 0: white / black base {white}, 1/(4α²) {single}; tinted {tinted} vs {want}");
+    assert!(near(tinted, want, 2e-3 * want.x), "{tinted} vs {want}");
+}

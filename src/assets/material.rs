@@ -41,8 +41,12 @@ pub struct GltfMaterial {
     pub emissive_texture: Option<TextureRef>,
     /// `normalTexture`.
     pub normal_texture: Option<NormalTexture>,
-    /// KHR_materials_ior's `ior` (1.5 without it), at least 1: the dielectric F0 is
-    /// ((ior − 1)/(ior + 1))².
+    /// KHR_materials_ior's `ior` (1.5 without it), at least 1, or exactly 0: the dielectric
+    /// F0 is ((ior − 1)/(ior + 1))², which is 1 at 0. 0 is the extension's
+    /// specular-glossiness mode (an infinite index, Fresnel 1 at every angle; under
+    /// KHR_materials_specular, F0 = `min(specular_color, 1)`); the loader then leaves
+    /// `transmission`, `attenuation` and `dispersion` at 0, since no light enters
+    /// (docs/assets.md, "Specular-glossiness mode").
     pub ior: f32,
     /// KHR_materials_transmission's `transmissionFactor` (0 without it), in [0, 1]: the share
     /// of the dielectric part transmitted through the surface into the body it bounds.

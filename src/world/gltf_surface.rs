@@ -38,8 +38,13 @@ pub use crate::assets::UvFootprint;
 use crate::assets::{Decode, GltfMaterial, TextureRef, DEFAULT_IOR, MAX_TEX_COORD_SETS};
 use crate::materials::{Bxdfs, Coated, Dispersive, Plain, Sheened, Translucent};
 
-/// The dielectric reflectance at normal incidence of index of refraction `ior` (from air).
+/// The dielectric reflectance at normal incidence of index of refraction `ior` (from air): 1
+/// at `ior = 0`, KHR_materials_ior's specular-glossiness mode (an infinite index; the formula
+/// gives 1 there too, written out so that it does not hang on rounding).
 pub fn f0_of_ior(ior: f32) -> f32 {
+    if ior == 0.0 {
+        return 1.0;
+    }
     let r = (ior - 1.0) / (ior + 1.0);
     if r.is_finite() {
         (r * r).clamp(0.0, 1.0)
@@ -268,12 +273,27 @@ fn gltf_bxdf(base: Vec3, roughness: f32, metallic: f32, layer: Layers, m: &GltfM
             return Bxdfs::Translucent(t);
         }
     }
-    let plain = Plain::tinted(base, roughness, metallic, f0, weight);
+    let plain = layered_plain(base, roughness, metallic, f0, weight);
     // KHR_materials_sheen (the loader leaves it black over transmission and under a coat).
     if layer.sheen != Vec3::ZERO {
         return Bxdfs::Sheened(Sheened::new(plain, 1.0, layer.sheen, layer.sheen_roughness));
     }
     Bxdfs::Plain(plain)
+}
+
+/// glTF's metal–rough BRDF of dielectric layer F0 `f0` (per channel) and weight `weight`:
+/// [`Plain::tinted`], except where that layer reflects everything, `f0 = 1` in every channel
+/// at weight 1 (KHR_materials_ior's `ior = 0`, Fresnel 1 at every angle): no light reaches the
+/// base then, so the dielectric part is a conductor of F0 1 and the whole the conductor of F0
+/// `lerp(1, base, metallic)` (Schlick is linear in F0; its multiple scattering is the
+/// conductor's own). `Plain::tinted` would give the base what single-scattering GGX does not
+/// reflect, up to a fifth of the light at roughness 1, where the layer is meant to hide it.
+fn layered_plain(base: Vec3, roughness: f32, metallic: f32, f0: Vec3, weight: f32) -> Plain {
+    if f0 == Vec3::ONE && weight >= 1.0 {
+        let m = metallic.clamp(0.0, 1.0);
+        return Plain::new(Vec3::ONE.lerp(base, m), roughness, 1.0, 0.0);
+    }
+    Plain::tinted(base, roughness, metallic, f0, weight)
 }
 
 /// What an unlit surface scatters: nothing (a black Lambertian without a specular layer, as
@@ -330,7 +350,7 @@ pub(super) fn gltf_material_def(
     let plain = |roughness: f32, coat_roughness: f32| {
         if coat > 0.0 {
             Bxdfs::Coated(Coated::new(
-                Plain::tinted(base, roughness, m.metallic, f0, m.specular),
+                layered_plain(base, roughness, m.metallic, f0, m.specular),
                 coat,
                 coat_roughness,
                 DEFAULT_IOR,
@@ -428,6 +448,9 @@ mod tests {
     fn f0_of_glass_ior_is_four_percent() {
         assert!((f0_of_ior(1.5) - 0.04).abs() < 1e-7);
         assert_eq!(f0_of_ior(1.0), 0.0);
+        // KHR_materials_ior's ior 0: an infinite index, F0 = 1, as ior → ∞ tends to.
+        assert_eq!(f0_of_ior(0.0), 1.0);
+        assert!(f0_of_ior(1e6) > 0.9999);
     }
 
     #[test]

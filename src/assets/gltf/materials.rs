@@ -135,23 +135,27 @@ impl<'a> Loader<'a> {
             None => DEFAULT_IOR,
             Some(v) => {
                 let ior = num(v.get("ior"), DEFAULT_IOR);
-                if ior >= 1.0 {
-                    ior
+                // 0 is the extension's specular-glossiness mode (an infinite index, Fresnel
+                // 1), kept as 0: see `GltfMaterial::ior`.
+                if ior >= 1.0 || ior == 0.0 {
+                    ior.abs()
                 } else {
-                    // The extension allows 0 (no dielectric reflection at all: an index
-                    // matched surface), which F0 = 0 draws exactly.
-                    if ior != 0.0 {
-                        self.warn(format!(
-                            "{label}: KHR_materials_ior ior {ior} is below 1; 1 (no \
-                             dielectric reflection) is used"
-                        ));
-                    }
+                    self.warn(format!(
+                        "{label}: KHR_materials_ior ior {ior} is below 1; 1 (no \
+                         dielectric reflection) is used"
+                    ));
                     1.0
                 }
             }
         };
-        let (transmission, attenuation) = self.transmission(ext, &label);
-        let dispersion = self.dispersion(ext, transmission, metallic, &label);
+        let (transmission, attenuation, dispersion) = if ior == 0.0 {
+            self.nothing_enters(ext, &label);
+            (0.0, [0.0; 3], 0.0)
+        } else {
+            let (transmission, attenuation) = self.transmission(ext, &label);
+            let dispersion = self.dispersion(ext, transmission, metallic, &label);
+            (transmission, attenuation, dispersion)
+        };
         if let Some(obj) = ext.and_then(Value::as_object) {
             for name in obj.keys() {
                 if !DRAWN_MATERIAL_EXTENSIONS.contains(&name.as_str()) {
@@ -370,6 +374,39 @@ impl<'a> Loader<'a> {
             }
         };
         (transmission, [sigma(0), sigma(1), sigma(2)])
+    }
+
+    /// Under KHR_materials_ior's `ior = 0` (the specular-glossiness mode: "the effective IOR
+    /// becomes positive infinity and the Fresnel term MUST evaluate to 1.0", and every feature
+    /// treats the index as infinite) no light enters the surface, so KHR_materials_transmission
+    /// (with KHR_materials_volume) and KHR_materials_dispersion have no effect: drawn so, and
+    /// named once per file where they would otherwise show (a transmission or dispersion
+    /// above 0), since such a file likely meant something else.
+    fn nothing_enters(&mut self, ext: Option<&Value>, label: &str) {
+        let above_zero = |at: &str| {
+            ext.and_then(|e| e.pointer(at))
+                .and_then(Value::as_f64)
+                .is_some_and(|x| x > 0.0)
+        };
+        let mut moot = Vec::new();
+        if above_zero("/KHR_materials_transmission/transmissionFactor") {
+            moot.push("KHR_materials_transmission (and KHR_materials_volume)");
+        }
+        if above_zero("/KHR_materials_dispersion/dispersion") {
+            moot.push("KHR_materials_dispersion");
+        }
+        if moot.is_empty() {
+            return;
+        }
+        self.name_once(
+            "ior 0 transmission",
+            format!(
+                "{label}: KHR_materials_ior ior 0 is the specular-glossiness mode (an infinite \
+                 index, Fresnel 1 at every angle), so no light enters the surface: {} have no \
+                 effect, as the extension says; the material is drawn opaque",
+                moot.join(" and ")
+            ),
+        );
     }
 
     /// KHR_materials_clearcoat's `clearcoatFactor` and `clearcoatRoughnessFactor` (see
