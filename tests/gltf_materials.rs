@@ -918,3 +918,134 @@ fn the_denoisers_albedo_reads_the_base_colour_texture() {
         assert!(near(*got, want, 2e-3), "quadrant {i}: {got} vs {want}");
     }
 }
+
+/// KHR_materials_sheen's textures under the grazing sun of
+/// `a_sheen_brightens_a_quad_lit_at_grazing_angles_by_its_lobe`, over a black index-matched
+/// base (which reads 0 bare): each quadrant of a 2 × 2 `sheenColorTexture` (sRGB; black,
+/// white, red, mid grey) reads the lobe `π cos θi f` of `sheenColorFactor` × its decoded
+/// texel, so the black texel's quadrant is dark, the white's the factor's lobe, the red's
+/// that lobe's red alone; a 2 × 2 `sheenRoughnessTexture` (its A, linear) makes each quadrant
+/// the lobe of `sheenRoughnessFactor` × its alpha.
+#[test]
+fn sheen_textures_vary_the_lobe_per_texel() {
+    use pfx_bake::materials::{Bxdf, Plain, Sheened};
+    let theta = 75f32.to_radians();
+    let toward = Vec3::new(theta.sin(), 0.0, theta.cos());
+    let factor = Vec3::new(1.0, 0.5, 0.2);
+    let lobe = |color: Vec3, roughness: f32| {
+        let s = Sheened::new(Plain::new(Vec3::ZERO, 0.8, 0.0, 0.0), 1.0, color, roughness);
+        s.f(Vec3::Z, toward) * std::f32::consts::PI * theta.cos()
+    };
+    let render = |slot: &str, texels: &[[u8; 4]; 4]| {
+        let more = format!(
+            r#","textures":[{{"source":0,"sampler":0}}],"samplers":[{{"magFilter":9728,"wrapS":10497,"wrapT":10497}}],
+"images":[{{"uri":"{}"}}]"#,
+            png_uri(2, 2, texels)
+        );
+        let m = format!(
+            r#"{{"name":"velvet","pbrMetallicRoughness":{{"baseColorFactor":[0,0,0,1],
+            "metallicFactor":0,"roughnessFactor":0.8}},"extensions":{{"KHR_materials_ior":{{"ior":1}},
+            "KHR_materials_sheen":{{"sheenColorFactor":[1,0.5,0.2],"sheenRoughnessFactor":0.7,
+            "{slot}":{{"index":0}}}}}}}}"#
+        );
+        let (world, img) = render_quad(&m, &more, toward);
+        assert!(
+            world.asset_warnings.is_empty(),
+            "{:?}",
+            world.asset_warnings
+        );
+        quadrants(&img)
+    };
+    let texels = [
+        [0, 0, 0, 255],
+        [255, 255, 255, 255],
+        [255, 0, 0, 255],
+        [188, 188, 188, 255],
+    ];
+    let q = render("sheenColorTexture", &texels);
+    for (i, (got, t)) in q.iter().zip(texels).enumerate() {
+        let want = lobe(factor * Vec3::new(srgb(t[0]), srgb(t[1]), srgb(t[2])), 0.7);
+        assert!(
+            near(*got, want, 2e-3 * want.x.max(1e-3)),
+            "quadrant {i}: {got} vs {want}"
+        );
+    }
+    assert!(q[0].max_element() < 1e-6, "{}", q[0]);
+    assert!(q[1].x > 0.03, "{}", q[1]);
+    // The red texel keeps the white's red and drops green and blue.
+    assert!(
+        (q[2].x - q[1].x).abs() <= 2e-3 * q[1].x,
+        "{} vs {}",
+        q[2],
+        q[1]
+    );
+    assert!(q[2].y < 1e-6 && q[2].z < 1e-6, "{}", q[2]);
+    // Mid grey (sRGB 188 ≈ 0.50 linear) is dimmer than white, brighter than black.
+    assert!(q[3].x < 0.9 * q[1].x && q[3].x > 0.3 * q[1].x, "{}", q[3]);
+    // Roughness: A of 255, 128, 64 and 0 (RGB, which the slot does not read, varied).
+    let alphas = [255u8, 128, 64, 0];
+    let texels = [
+        [0, 255, 0, alphas[0]],
+        [255, 0, 0, alphas[1]],
+        [9, 9, 9, alphas[2]],
+        [255, 255, 255, alphas[3]],
+    ];
+    let q = render("sheenRoughnessTexture", &texels);
+    for (i, (got, a)) in q.iter().zip(alphas).enumerate() {
+        let want = lobe(factor, 0.7 * (f32::from(a) / 255.0));
+        assert!(
+            near(*got, want, 2e-3 * want.x.max(1e-3)),
+            "quadrant {i}: {got} vs {want}"
+        );
+    }
+    // The quadrants differ as the lobe does over roughness.
+    for i in 1..4 {
+        assert!(
+            (q[i].x - q[0].x).abs() > 0.05 * q[0].x,
+            "quadrant {i}: {} vs {}",
+            q[i],
+            q[0]
+        );
+    }
+}
+
+/// KHR_materials_ior's `ior = 0` (the specular-glossiness mode: an infinite index, Fresnel 1
+/// at every angle) under a sun along the normal, seen along it, roughness 0.3 (α = 0.09): the
+/// layer reflects everything, so a white and a black base read the same, the highlight of F0
+/// 1, `1/(4α²)` = 30.86 plus the conductor's multiple scattering; with KHR_materials_specular's
+/// colour (the conversion from specular-glossiness) a black base reads `c/(4α²)` per channel.
+/// The old reading (ior 1, F0 0) drew the white base Lambertian (1) and the black one black.
+#[test]
+fn ior_zero_reflects_everything_and_takes_the_specular_colour_as_f0() {
+    let quad = |base: f32, specular: &str| {
+        let m = format!(
+            r#"{{"name":"specgloss","pbrMetallicRoughness":{{"baseColorFactor":[{base},{base},{base},1],
+            "metallicFactor":0,"roughnessFactor":0.3}},"extensions":{{"KHR_materials_ior":{{"ior":0}}{specular}}}}}"#
+        );
+        let (world, img) = render_quad(&m, "", Vec3::Z);
+        assert!(
+            world.asset_warnings.is_empty(),
+            "{:?}",
+            world.asset_warnings
+        );
+        mean(&img, 3, 21, 3, 21)
+    };
+    let single = 1.0 / (4.0 * 0.09 * 0.09);
+    let white = quad(1.0, "");
+    let black = quad(0.0, "");
+    assert_eq!(white, black);
+    // The multiple-scattering lobe adds a little at α = 0.09.
+    assert!(
+        white.min_element() >= single && white.max_element() <= 1.01 * single,
+        "{white} vs {single}"
+    );
+    assert!((white.x - white.y).abs() < 1e-6 && (white.y - white.z).abs() < 1e-6);
+    let c = Vec3::new(0.5, 0.25, 0.1);
+    let tinted = quad(
+        0.0,
+        r#","KHR_materials_specular":{"specularColorFactor":[0.5,0.25,0.1]}"#,
+    );
+    let want = c * single;
+    eprintln!("ior 0: white / black base {white}, 1/(4α²) {single}; tinted {tinted} vs {want}");
+    assert!(near(tinted, want, 2e-3 * want.x), "{tinted} vs {want}");
+}

@@ -41,8 +41,12 @@ pub struct GltfMaterial {
     pub emissive_texture: Option<TextureRef>,
     /// `normalTexture`.
     pub normal_texture: Option<NormalTexture>,
-    /// KHR_materials_ior's `ior` (1.5 without it), at least 1: the dielectric F0 is
-    /// ((ior − 1)/(ior + 1))².
+    /// KHR_materials_ior's `ior` (1.5 without it), at least 1, or exactly 0: the dielectric
+    /// F0 is ((ior − 1)/(ior + 1))², which is 1 at 0. 0 is the extension's
+    /// specular-glossiness mode (an infinite index, Fresnel 1 at every angle; under
+    /// KHR_materials_specular, F0 = `min(specular_color, 1)`); the loader then leaves
+    /// `transmission`, `attenuation` and `dispersion` at 0, since no light enters
+    /// (docs/assets.md, "Specular-glossiness mode").
     pub ior: f32,
     /// KHR_materials_transmission's `transmissionFactor` (0 without it), in [0, 1]: the share
     /// of the dielectric part transmitted through the surface into the body it bounds.
@@ -80,6 +84,12 @@ pub struct GltfMaterial {
     /// KHR_materials_sheen's `sheenRoughnessFactor` (perceptual; α = r², at least 0.01 as
     /// drawn), in [0, 1].
     pub sheen_roughness: f32,
+    /// KHR_materials_sheen's `sheenColorTexture` (sRGB): its RGB multiplies `sheen_color`.
+    /// `None` where the sheen is not drawn (`sheen_color` black).
+    pub sheen_color_texture: Option<TextureRef>,
+    /// KHR_materials_sheen's `sheenRoughnessTexture` (linear): its A multiplies
+    /// `sheen_roughness`. `None` where the sheen is not drawn.
+    pub sheen_roughness_texture: Option<TextureRef>,
     /// KHR_materials_unlit: the surface shows its base colour (factor × texture × COLOR_0) as
     /// radiance, W·m⁻²·sr⁻¹, lit by nothing and lighting nothing (docs/assets.md, "Unlit").
     /// The loader then leaves every other input at its default (the extension ignores them).
@@ -96,6 +106,8 @@ impl GltfMaterial {
             || self.normal_texture.is_some()
             || self.specular_texture.is_some()
             || self.specular_color_texture.is_some()
+            || self.sheen_color_texture.is_some()
+            || self.sheen_roughness_texture.is_some()
     }
 
     /// The texture coordinate sets (`n` of TEXCOORD_n) its textures read.
@@ -107,6 +119,8 @@ impl GltfMaterial {
             self.normal_texture.as_ref().map(|n| &n.texture),
             self.specular_texture.as_ref(),
             self.specular_color_texture.as_ref(),
+            self.sheen_color_texture.as_ref(),
+            self.sheen_roughness_texture.as_ref(),
         ]
         .into_iter()
         .flatten()

@@ -18,8 +18,9 @@
 //! - KHR_materials_clearcoat: `clearcoatFactor`, `clearcoatRoughnessFactor` → a [`Coated`]
 //!   of ior 1.5 over the `plain` base, where the base's BSDF inputs are constant (the coat's
 //!   tables are built once per material, not per hit);
-//! - KHR_materials_sheen: `sheenColorFactor`, `sheenRoughnessFactor` → a [`Sheened`] layer
-//!   (Charlie, coloured) over the `plain`, built per hit where the base varies (its albedo
+//! - KHR_materials_sheen: `sheenColorFactor` × `sheenColorTexture` (sRGB),
+//!   `sheenRoughnessFactor` × `sheenRoughnessTexture`'s A → a [`Sheened`] layer (Charlie,
+//!   coloured) over the `plain`, built per hit where the base or the sheen varies (its albedo
 //!   is a row of a table over roughness);
 //! - KHR_materials_unlit: the base colour alone, shown as radiance by an instance that glows
 //!   (as unlit text does: seen by the camera and through mirrors, lighting nothing).
@@ -37,8 +38,13 @@ pub use crate::assets::UvFootprint;
 use crate::assets::{Decode, GltfMaterial, TextureRef, DEFAULT_IOR, MAX_TEX_COORD_SETS};
 use crate::materials::{Bxdfs, Coated, Dispersive, Plain, Sheened, Translucent};
 
-/// The dielectric reflectance at normal incidence of index of refraction `ior` (from air).
+/// The dielectric reflectance at normal incidence of index of refraction `ior` (from air): 1
+/// at `ior = 0`, KHR_materials_ior's specular-glossiness mode (an infinite index; the formula
+/// gives 1 there too, written out so that it does not hang on rounding).
 pub fn f0_of_ior(ior: f32) -> f32 {
+    if ior == 0.0 {
+        return 1.0;
+    }
     let r = (ior - 1.0) / (ior + 1.0);
     if r.is_finite() {
         (r * r).clamp(0.0, 1.0)
@@ -172,7 +178,26 @@ impl GltfSurface {
                     color *= look(t, Decode::Srgb).truncate();
                 }
                 let f0 = layer_f0(self.f0_ior, color);
-                gltf_bxdf(base, roughness, metallic, f0, weight, m)
+                // KHR_materials_sheen: factor × texture, colour sRGB RGB and roughness linear
+                // A (the loader leaves the factor black, without textures, where it is not
+                // drawn; black is no sheen, so its textures are not looked up).
+                let mut sheen = Vec3::from(m.sheen_color);
+                let mut sheen_roughness = m.sheen_roughness;
+                if sheen != Vec3::ZERO {
+                    if let Some(t) = &m.sheen_color_texture {
+                        sheen *= look(t, Decode::Srgb).truncate();
+                    }
+                    if let Some(t) = &m.sheen_roughness_texture {
+                        sheen_roughness *= look(t, Decode::Linear).w;
+                    }
+                }
+                let layer = Layers {
+                    f0,
+                    weight,
+                    sheen,
+                    sheen_roughness,
+                };
+                gltf_bxdf(base, roughness, metallic, layer, m)
             }
         };
         Shaded { bxdf, emission, ns }
@@ -206,19 +231,27 @@ fn layer_f0(f0_ior: f32, color: Vec3) -> Vec3 {
     (color * f0_ior).clamp(Vec3::ZERO, Vec3::ONE)
 }
 
-/// A glTF material's BSDF at one point: `plain` whose dielectric layer has F0 `f0` per channel
-/// and weight `weight` (KHR_materials_specular), or with KHR_materials_transmission's share
-/// transmitted ([`Translucent`], tinted by the base colour as glTF tints transmitted light, the
-/// interface of the KHR_materials_ior index; the loader leaves KHR_materials_specular at its
-/// defaults there, so `f0` is grey and `weight` 1).
-fn gltf_bxdf(
-    base: Vec3,
-    roughness: f32,
-    metallic: f32,
+/// The layers over a glTF material's base at one point (factor × texture where textured).
+#[derive(Clone, Copy, Debug)]
+struct Layers {
+    /// The dielectric layer's F0 per channel (KHR_materials_specular's colour), in [0, 1].
     f0: Vec3,
+    /// The dielectric layer's weight (`specularFactor` × `specularTexture` A), in [0, 1].
     weight: f32,
-    m: &GltfMaterial,
-) -> Bxdfs {
+    /// KHR_materials_sheen's colour, linear RGB in [0, 1]; black is no sheen.
+    sheen: Vec3,
+    /// KHR_materials_sheen's roughness (perceptual), in [0, 1].
+    sheen_roughness: f32,
+}
+
+/// A glTF material's BSDF at one point: `plain` whose dielectric layer has F0 `layer.f0` per
+/// channel and weight `layer.weight` (KHR_materials_specular), under a [`Sheened`] layer where
+/// `layer.sheen` is not black, or with KHR_materials_transmission's share transmitted
+/// ([`Translucent`], tinted by the base colour as glTF tints transmitted light, the interface
+/// of the KHR_materials_ior index; the loader leaves KHR_materials_specular at its defaults
+/// and the sheen black there, so `f0` is grey and `weight` 1).
+fn gltf_bxdf(base: Vec3, roughness: f32, metallic: f32, layer: Layers, m: &GltfMaterial) -> Bxdfs {
+    let Layers { f0, weight, .. } = layer;
     let specular = f0.x;
     // KHR_materials_dispersion on a fully transmitting dielectric: the tinted interface split
     // per channel (what `Translucent` is at weight 1, with one index per channel).
@@ -240,13 +273,27 @@ fn gltf_bxdf(
             return Bxdfs::Translucent(t);
         }
     }
-    let plain = Plain::tinted(base, roughness, metallic, f0, weight);
+    let plain = layered_plain(base, roughness, metallic, f0, weight);
     // KHR_materials_sheen (the loader leaves it black over transmission and under a coat).
-    let sheen = Vec3::from(m.sheen_color);
-    if sheen != Vec3::ZERO {
-        return Bxdfs::Sheened(Sheened::new(plain, 1.0, sheen, m.sheen_roughness));
+    if layer.sheen != Vec3::ZERO {
+        return Bxdfs::Sheened(Sheened::new(plain, 1.0, layer.sheen, layer.sheen_roughness));
     }
     Bxdfs::Plain(plain)
+}
+
+/// glTF's metal–rough BRDF of dielectric layer F0 `f0` (per channel) and weight `weight`:
+/// [`Plain::tinted`], except where that layer reflects everything, `f0 = 1` in every channel
+/// at weight 1 (KHR_materials_ior's `ior = 0`, Fresnel 1 at every angle): no light reaches the
+/// base then, so the dielectric part is a conductor of F0 1 and the whole the conductor of F0
+/// `lerp(1, base, metallic)` (Schlick is linear in F0; its multiple scattering is the
+/// conductor's own). `Plain::tinted` would give the base what single-scattering GGX does not
+/// reflect, up to a fifth of the light at roughness 1, where the layer is meant to hide it.
+fn layered_plain(base: Vec3, roughness: f32, metallic: f32, f0: Vec3, weight: f32) -> Plain {
+    if f0 == Vec3::ONE && weight >= 1.0 {
+        let m = metallic.clamp(0.0, 1.0);
+        return Plain::new(Vec3::ONE.lerp(base, m), roughness, 1.0, 0.0);
+    }
+    Plain::tinted(base, roughness, metallic, f0, weight)
 }
 
 /// What an unlit surface scatters: nothing (a black Lambertian without a specular layer, as
@@ -303,13 +350,19 @@ pub(super) fn gltf_material_def(
     let plain = |roughness: f32, coat_roughness: f32| {
         if coat > 0.0 {
             Bxdfs::Coated(Coated::new(
-                Plain::tinted(base, roughness, m.metallic, f0, m.specular),
+                layered_plain(base, roughness, m.metallic, f0, m.specular),
                 coat,
                 coat_roughness,
                 DEFAULT_IOR,
             ))
         } else {
-            gltf_bxdf(base, roughness, m.metallic, f0, m.specular, m)
+            let layer = Layers {
+                f0,
+                weight: m.specular,
+                sheen: Vec3::from(m.sheen_color),
+                sheen_roughness: m.sheen_roughness,
+            };
+            gltf_bxdf(base, roughness, m.metallic, layer, m)
         }
     };
     let bxdf = plain(m.roughness, m.clearcoat_roughness);
@@ -382,6 +435,8 @@ pub(super) static VERTEX_COLOURED: std::sync::LazyLock<GltfMaterial> =
         specular_color_texture: None,
         sheen_color: [0.0; 3],
         sheen_roughness: 0.0,
+        sheen_color_texture: None,
+        sheen_roughness_texture: None,
         unlit: false,
     });
 
@@ -393,6 +448,9 @@ mod tests {
     fn f0_of_glass_ior_is_four_percent() {
         assert!((f0_of_ior(1.5) - 0.04).abs() < 1e-7);
         assert_eq!(f0_of_ior(1.0), 0.0);
+        // KHR_materials_ior's ior 0: an infinite index, F0 = 1, as ior → ∞ tends to.
+        assert_eq!(f0_of_ior(0.0), 1.0);
+        assert!(f0_of_ior(1e6) > 0.9999);
     }
 
     #[test]

@@ -1440,6 +1440,51 @@ fn gltf_sheen_is_the_sheen_layer_of_its_colour_and_roughness() {
         shaded.bxdf,
         Bxdfs::Sheened(Sheened::new(plain, 1.0, Vec3::new(1.0, 0.6, 0.7), 0.35))
     );
+    // Textures (one texel everywhere): sheenColorTexture's RGB (sRGB) multiplies the colour,
+    // sheenRoughnessTexture's A (linear) the roughness, at each hit.
+    use crate::assets::{Filter, Mip, TextureImage, TextureRef, UvTransform, Wrap};
+    let texel = |t: [u8; 4]| TextureRef {
+        image: std::sync::Arc::new(TextureImage::new(1, 1, vec![t])),
+        wrap_s: Wrap::Repeat,
+        wrap_t: Wrap::Repeat,
+        filter: Filter::Nearest,
+        minify: Filter::Nearest,
+        mip: Mip::Off,
+        tex_coord: 0,
+        transform: UvTransform::default(),
+    };
+    let textured = crate::assets::GltfMaterial {
+        sheen_color_texture: Some(texel([255, 128, 0, 7])),
+        sheen_roughness_texture: Some(texel([1, 2, 3, 64])),
+        ..m.clone()
+    };
+    let d = gltf_material_def(&textured, false, 0.0);
+    let surface = d.surface.expect("a sheen texture is shaded per hit");
+    let at = super::gltf_surface::SurfacePoint {
+        color: glam::Vec4::ONE,
+        uvs: [glam::Vec2::splat(0.5); 4],
+        ..at
+    };
+    let shaded = surface.shade(&at, false);
+    let plain = Plain::tinted(base, 0.8, 0.0, Vec3::splat(0.04), 0.5);
+    // IEC 61966-2-1, as the decode computes it (in f64, then rounded).
+    let srgb = |b: u8| {
+        let c = f64::from(b) / 255.0;
+        ((c + 0.055) / 1.055).powf(2.4) as f32
+    };
+    let color = Vec3::new(1.0, 0.6 * srgb(128), 0.0);
+    assert_eq!(
+        shaded.bxdf,
+        Bxdfs::Sheened(Sheened::new(plain, 1.0, color, 0.35 * (64.0 / 255.0)))
+    );
+    // A black texel is no sheen: the plain itself.
+    let black = crate::assets::GltfMaterial {
+        sheen_color_texture: Some(texel([0, 0, 0, 255])),
+        ..m.clone()
+    };
+    let d = gltf_material_def(&black, false, 0.0);
+    let shaded = d.surface.expect("textured").shade(&at, false);
+    assert_eq!(shaded.bxdf, Bxdfs::Plain(plain));
 }
 
 /// `dispersion` on an uncoated body splits its index per channel; under a coat and on the
@@ -1562,5 +1607,118 @@ fn thickness_on_glass_is_a_thin_wall() {
             "dispersion = 1 has no effect: a thin-walled family \"glass\" (thickness > 0) does \
           not bend light"
         ]
+    );
+}
+
+/// KHR_materials_ior's `ior = 0` (the specular-glossiness mode: an infinite index, Fresnel 1
+/// at every angle) is the `plain` of F0 = 1, whose layer reflects everything and hides the
+/// base: a white and a black base scatter alike. Under KHR_materials_specular the F0 is the
+/// specular colour (the conversion from specular-glossiness), clamped to 1.
+#[test]
+fn gltf_ior_zero_is_the_plain_of_f0_one() {
+    use super::gltf_surface::gltf_material_def;
+    use crate::materials::{Bxdf, Plain};
+    let m = crate::assets::GltfMaterial {
+        label: "material 'chrome'".into(),
+        base_color: [1.0; 4],
+        metallic: 0.0,
+        roughness: 0.4,
+        ior: 0.0,
+        ..super::gltf_surface::VERTEX_COLOURED.clone()
+    };
+    let white = gltf_material_def(&m, false, 0.0).bxdf;
+    // A white conductor: the layer's Fresnel 1 at every angle, its multiple scattering the
+    // conductor's.
+    assert_eq!(
+        white,
+        Bxdfs::Plain(Plain::new(Vec3::ONE, 0.4, 1.0, 0.0)),
+        "{white:?}"
+    );
+    let black = gltf_material_def(
+        &crate::assets::GltfMaterial {
+            base_color: [0.0, 0.0, 0.0, 1.0],
+            ..m.clone()
+        },
+        false,
+        0.0,
+    )
+    .bxdf;
+    // The old reading (ior 1, F0 = 0) drew the white base as a Lambertian of albedo 1.
+    let mut rng = crate::sampling::testutil::Rng::new(11);
+    let mut worst = 0.0f32;
+    for _ in 0..2000 {
+        let (wo, wi) = (rng.upper_dir(), rng.upper_dir());
+        let (w, b) = (white.f(wo, wi), black.f(wo, wi));
+        worst = worst.max((w - b).abs().max_element());
+    }
+    eprintln!("ior 0: largest |f(white base) − f(black base)| over 2000 pairs: {worst:e}");
+    assert!(worst == 0.0, "the base shows through by {worst}");
+    // Lossless and never above 1 (white furnace), at several roughnesses and angles.
+    for (i, r) in [0.1f32, 0.5, 1.0].into_iter().enumerate() {
+        let rough = crate::assets::GltfMaterial {
+            roughness: r,
+            base_color: [0.3, 0.6, 0.9, 1.0],
+            ..m.clone()
+        };
+        let b = gltf_material_def(&rough, false, 0.0).bxdf;
+        for (k, mu) in [1.0f32, 0.5, 0.1].into_iter().enumerate() {
+            let wo = crate::materials::testutil::dir(mu, 0.3);
+            let (a, se) =
+                crate::materials::testutil::albedo(&b, wo, 100_000, 70 + (3 * i + k) as u64);
+            eprintln!("ior 0, roughness {r}, μ {mu}: albedo {a} ± {se}");
+            assert!(
+                a.max_element() <= 1.0 + 4.0 * se + 1e-3,
+                "r {r} μ {mu}: {a} ± {se}"
+            );
+            assert!(
+                a.min_element() >= 0.97 - 4.0 * se,
+                "r {r} μ {mu}: {a} ± {se}"
+            );
+            // Grey: the base colour does not show.
+            assert!(
+                a.max_element() - a.min_element() < 1e-6,
+                "r {r} μ {mu}: {a}"
+            );
+        }
+    }
+    // A coat over it: the coat over that conductor (the conversion keeps clear coats).
+    let coated = crate::assets::GltfMaterial {
+        clearcoat: 1.0,
+        clearcoat_roughness: 0.2,
+        ..m.clone()
+    };
+    assert_eq!(
+        gltf_material_def(&coated, false, 0.0).bxdf,
+        Bxdfs::Coated(crate::materials::Coated::new(
+            Plain::new(Vec3::ONE, 0.4, 1.0, 0.0),
+            1.0,
+            0.2,
+            1.5
+        ))
+    );
+    // Half metallic: the conductor of F0 lerp(1, base, ½).
+    let half = crate::assets::GltfMaterial {
+        metallic: 0.5,
+        base_color: [0.2, 0.4, 0.6, 1.0],
+        ..m.clone()
+    };
+    assert_eq!(
+        gltf_material_def(&half, false, 0.0).bxdf,
+        Bxdfs::Plain(Plain::new(Vec3::new(0.6, 0.7, 0.8), 0.4, 1.0, 0.0))
+    );
+    // The spec-glossiness conversion: F0 = the specular colour.
+    let specgloss = crate::assets::GltfMaterial {
+        specular_color: [0.9, 0.6, 3.0],
+        ..m.clone()
+    };
+    assert_eq!(
+        gltf_material_def(&specgloss, false, 0.0).bxdf,
+        Bxdfs::Plain(Plain::tinted(
+            Vec3::ONE,
+            0.4,
+            0.0,
+            Vec3::new(0.9, 0.6, 1.0),
+            1.0
+        ))
     );
 }

@@ -3,7 +3,7 @@
 //! (KHR_materials_emissive_strength, KHR_materials_ior, KHR_materials_transmission,
 //! KHR_materials_volume; docs/materials.md, "glTF transmission"; KHR_materials_unlit,
 //! docs/assets.md "Unlit"; KHR_materials_clearcoat's factors, docs/assets.md "Clear coat"; KHR_materials_specular,
-//! "Specular"; KHR_materials_sheen's factors, "Sheen"). Everything a material holds that
+//! "Specular"; KHR_materials_sheen, "Sheen"). Everything a material holds that
 //! the bake does not draw is named once per file, by topic (`Loader::name_once`), with the
 //! first material met.
 
@@ -35,6 +35,14 @@ struct Specular {
     color: [f32; 3],
     texture: Option<TextureRef>,
     color_texture: Option<TextureRef>,
+}
+
+/// KHR_materials_sheen as read: see [`GltfMaterial::sheen_color`] and its neighbours.
+struct Sheen {
+    color: [f32; 3],
+    roughness: f32,
+    color_texture: Option<TextureRef>,
+    roughness_texture: Option<TextureRef>,
 }
 
 /// The most texels one file's textures may decode to, summed over its images (1 GiB of RGBA8):
@@ -127,23 +135,27 @@ impl<'a> Loader<'a> {
             None => DEFAULT_IOR,
             Some(v) => {
                 let ior = num(v.get("ior"), DEFAULT_IOR);
-                if ior >= 1.0 {
-                    ior
+                // 0 is the extension's specular-glossiness mode (an infinite index, Fresnel
+                // 1), kept as 0: see `GltfMaterial::ior`.
+                if ior >= 1.0 || ior == 0.0 {
+                    ior.abs()
                 } else {
-                    // The extension allows 0 (no dielectric reflection at all: an index
-                    // matched surface), which F0 = 0 draws exactly.
-                    if ior != 0.0 {
-                        self.warn(format!(
-                            "{label}: KHR_materials_ior ior {ior} is below 1; 1 (no \
-                             dielectric reflection) is used"
-                        ));
-                    }
+                    self.warn(format!(
+                        "{label}: KHR_materials_ior ior {ior} is below 1; 1 (no \
+                         dielectric reflection) is used"
+                    ));
                     1.0
                 }
             }
         };
-        let (transmission, attenuation) = self.transmission(ext, &label);
-        let dispersion = self.dispersion(ext, transmission, metallic, &label);
+        let (transmission, attenuation, dispersion) = if ior == 0.0 {
+            self.nothing_enters(ext, &label);
+            (0.0, [0.0; 3], 0.0)
+        } else {
+            let (transmission, attenuation) = self.transmission(ext, &label);
+            let dispersion = self.dispersion(ext, transmission, metallic, &label);
+            (transmission, attenuation, dispersion)
+        };
         if let Some(obj) = ext.and_then(Value::as_object) {
             for name in obj.keys() {
                 if !DRAWN_MATERIAL_EXTENSIONS.contains(&name.as_str()) {
@@ -188,8 +200,7 @@ impl<'a> Loader<'a> {
         let (clearcoat, clearcoat_roughness) =
             self.clearcoat(ext, transmission > 0.0, varies, &label);
         let specular_color = self.specular_color_under_coat(specular.color, clearcoat, &label);
-        let (sheen_color, sheen_roughness) =
-            self.sheen(ext, transmission > 0.0, clearcoat > 0.0, &label);
+        let sheen = self.sheen(&raw, transmission > 0.0, clearcoat > 0.0, &label)?;
         let m = GltfMaterial {
             label,
             base_color,
@@ -210,8 +221,10 @@ impl<'a> Loader<'a> {
             specular_texture: specular.texture,
             specular_color,
             specular_color_texture: specular.color_texture,
-            sheen_color,
-            sheen_roughness,
+            sheen_color: sheen.color,
+            sheen_roughness: sheen.roughness,
+            sheen_color_texture: sheen.color_texture,
+            sheen_roughness_texture: sheen.roughness_texture,
             unlit: false,
         };
         Ok(Some(self.push_material(index, m)))
@@ -295,6 +308,8 @@ impl<'a> Loader<'a> {
             specular_color_texture: None,
             sheen_color: [0.0; 3],
             sheen_roughness: 0.0,
+            sheen_color_texture: None,
+            sheen_roughness_texture: None,
             unlit: true,
         })
     }
@@ -359,6 +374,39 @@ impl<'a> Loader<'a> {
             }
         };
         (transmission, [sigma(0), sigma(1), sigma(2)])
+    }
+
+    /// Under KHR_materials_ior's `ior = 0` (the specular-glossiness mode: "the effective IOR
+    /// becomes positive infinity and the Fresnel term MUST evaluate to 1.0", and every feature
+    /// treats the index as infinite) no light enters the surface, so KHR_materials_transmission
+    /// (with KHR_materials_volume) and KHR_materials_dispersion have no effect: drawn so, and
+    /// named once per file where they would otherwise show (a transmission or dispersion
+    /// above 0), since such a file likely meant something else.
+    fn nothing_enters(&mut self, ext: Option<&Value>, label: &str) {
+        let above_zero = |at: &str| {
+            ext.and_then(|e| e.pointer(at))
+                .and_then(Value::as_f64)
+                .is_some_and(|x| x > 0.0)
+        };
+        let mut moot = Vec::new();
+        if above_zero("/KHR_materials_transmission/transmissionFactor") {
+            moot.push("KHR_materials_transmission (and KHR_materials_volume)");
+        }
+        if above_zero("/KHR_materials_dispersion/dispersion") {
+            moot.push("KHR_materials_dispersion");
+        }
+        if moot.is_empty() {
+            return;
+        }
+        self.name_once(
+            "ior 0 transmission",
+            format!(
+                "{label}: KHR_materials_ior ior 0 is the specular-glossiness mode (an infinite \
+                 index, Fresnel 1 at every angle), so no light enters the surface: {} have no \
+                 effect, as the extension says; the material is drawn opaque",
+                moot.join(" and ")
+            ),
+        );
     }
 
     /// KHR_materials_clearcoat's `clearcoatFactor` and `clearcoatRoughnessFactor` (see
@@ -505,20 +553,26 @@ impl<'a> Loader<'a> {
         color
     }
 
-    /// KHR_materials_sheen's `sheenColorFactor` and `sheenRoughnessFactor` (see
-    /// [`GltfMaterial::sheen_color`]); `transmits`: the material has a transmitted share;
-    /// `coated`: a clear coat is drawn over it. What is not drawn is named once per file: the
-    /// sheen's textures (its factors are drawn over the whole surface), and a sheen over a
-    /// transmitting base or under a coat (drawn without the sheen: black).
+    /// KHR_materials_sheen's factors and textures (see [`GltfMaterial::sheen_color`] and its
+    /// neighbours); black, without textures, without it. `transmits`: the material has a
+    /// transmitted share; `coated`: a clear coat is drawn over it. A sheen over a
+    /// transmitting base or under a coat is named once per file and dropped (black, its
+    /// textures not read).
     fn sheen(
         &mut self,
-        ext: Option<&Value>,
+        raw: &Value,
         transmits: bool,
         coated: bool,
         label: &str,
-    ) -> ([f32; 3], f32) {
-        let Some(sh) = ext.and_then(|e| e.get("KHR_materials_sheen")) else {
-            return ([0.0; 3], 0.0);
+    ) -> Result<Sheen, Failure> {
+        let none = Sheen {
+            color: [0.0; 3],
+            roughness: 0.0,
+            color_texture: None,
+            roughness_texture: None,
+        };
+        let Some(sh) = raw.pointer("/extensions/KHR_materials_sheen") else {
+            return Ok(none);
         };
         let c = sh.get("sheenColorFactor").and_then(Value::as_array);
         let channel = |i: usize| unit(num(c.and_then(|c| c.get(i)), 0.0), 0.0);
@@ -526,27 +580,7 @@ impl<'a> Loader<'a> {
         let roughness = unit(num(sh.get("sheenRoughnessFactor"), 0.0), 0.0);
         // A black sheen is no sheen, whatever its textures say (factor × texture).
         if color == [0.0; 3] {
-            return ([0.0; 3], 0.0);
-        }
-        for (key, why) in [
-            (
-                "sheenColorTexture",
-                "its sheenColorFactor is drawn over the whole surface",
-            ),
-            (
-                "sheenRoughnessTexture",
-                "its sheenRoughnessFactor is drawn over the whole surface",
-            ),
-        ] {
-            if sh.get(key).is_some() {
-                self.name_once(
-                    key,
-                    format!(
-                        "KHR_materials_sheen's {key} is not rendered yet (first met on \
-                         {label}): {why}"
-                    ),
-                );
-            }
+            return Ok(none);
         }
         let not_with = if transmits {
             Some("over a transmitting base (KHR_materials_transmission)")
@@ -563,9 +597,22 @@ impl<'a> Loader<'a> {
                      the material is drawn without its sheen"
                 ),
             );
-            return ([0.0; 3], 0.0);
+            return Ok(none);
         }
-        (color, roughness)
+        Ok(Sheen {
+            color,
+            roughness,
+            color_texture: self.texture_slot(
+                raw,
+                "/extensions/KHR_materials_sheen/sheenColorTexture",
+                label,
+            )?,
+            roughness_texture: self.texture_slot(
+                raw,
+                "/extensions/KHR_materials_sheen/sheenRoughnessTexture",
+                label,
+            )?,
+        })
     }
 
     /// KHR_materials_dispersion's `dispersion` (see [`GltfMaterial::dispersion`]); on a material
@@ -613,6 +660,8 @@ impl<'a> Loader<'a> {
             "normalTexture" => "normal texture",
             "specularTexture" => "KHR_materials_specular specularTexture",
             "specularColorTexture" => "KHR_materials_specular specularColorTexture",
+            "sheenColorTexture" => "KHR_materials_sheen sheenColorTexture",
+            "sheenRoughnessTexture" => "KHR_materials_sheen sheenRoughnessTexture",
             other => other,
         };
         let doc = self.doc;
@@ -681,9 +730,12 @@ impl<'a> Loader<'a> {
             // Built here, once per image and decoding, rather than by the first render thread
             // that minifies it (glTF 2.0 §3.9: colour slots are sRGB, the others linear).
             let decode = match at.rsplit('/').next() {
-                Some("baseColorTexture" | "emissiveTexture" | "specularColorTexture") => {
-                    Decode::Srgb
-                }
+                Some(
+                    "baseColorTexture"
+                    | "emissiveTexture"
+                    | "specularColorTexture"
+                    | "sheenColorTexture",
+                ) => Decode::Srgb,
                 _ => Decode::Linear,
             };
             image.pyramid(decode);

@@ -1534,10 +1534,11 @@ fn specular_factors_and_textures_are_read() {
 }
 
 /// KHR_materials_sheen: the factors are read (colour clamped per channel to [0, 1], roughness
-/// likewise; black without it, and black is no sheen); its textures are named once per file;
-/// over transmission or under a clear coat it is named and dropped.
+/// likewise; black without it, and black is no sheen, its textures then not read), and its
+/// textures with them (the material then shades per hit); over transmission or under a clear
+/// coat it is named and dropped, textures and all.
 #[test]
-fn sheen_factors_are_read_and_its_textures_named() {
+fn sheen_factors_and_textures_are_read() {
     let png = two_texel_png();
     let images = format!(
         r#","textures":[{{"source":0}}],"images":[{{"uri":"data:image/png;base64,{}"}}]"#,
@@ -1573,6 +1574,8 @@ fn sheen_factors_are_read_and_its_textures_named() {
         r#"{"name":"none","extensions":{"KHR_materials_sheen":{"sheenColorTexture":{"index":0}}}}"#,
     );
     assert_eq!(m.materials[0].sheen_color, [0.0; 3]);
+    assert!(m.materials[0].sheen_color_texture.is_none());
+    assert!(!m.materials[0].textured());
     assert!(m.warnings.is_empty(), "{:?}", m.warnings);
     let m = load(
         r#"{"name":"odd","extensions":{"KHR_materials_sheen":{"sheenColorFactor":[2,-1,0.5],
@@ -1581,18 +1584,31 @@ fn sheen_factors_are_read_and_its_textures_named() {
     );
     let o = &m.materials[0];
     assert_eq!((o.sheen_color, o.sheen_roughness), ([1.0, 0.0, 0.5], 1.0));
-    for key in [
-        "KHR_materials_sheen's sheenColorTexture is not rendered yet",
-        "KHR_materials_sheen's sheenRoughnessTexture is not rendered yet",
-    ] {
-        assert_eq!(named(&m, key), 1, "{key}: {:?}", m.warnings);
-    }
+    assert!(o.sheen_color_texture.is_some() && o.sheen_roughness_texture.is_some());
+    assert!(o.textured());
+    assert_eq!(o.tex_coords().count(), 2);
+    assert!(m.warnings.is_empty(), "{:?}", m.warnings);
+    // Each texture alone, on its own TEXCOORD set and with its transform.
+    let m = load(
+        r#"{"name":"cloth","extensions":{"KHR_materials_sheen":{"sheenColorFactor":[1,1,1],
+        "sheenRoughnessTexture":{"index":0,"texCoord":1,
+        "extensions":{"KHR_texture_transform":{"scale":[2,2]}}}}}}"#,
+    );
+    let c = &m.materials[0];
+    assert!(c.sheen_color_texture.is_none());
+    let r = c
+        .sheen_roughness_texture
+        .as_ref()
+        .expect("sheenRoughnessTexture");
+    assert_eq!(r.tex_coord, 1);
+    assert_eq!(c.tex_coords().collect::<Vec<_>>(), [1]);
     let m = load(
         r#"{"name":"pane","extensions":{"KHR_materials_transmission":{"transmissionFactor":1},
         "KHR_materials_volume":{"thicknessFactor":1},
-        "KHR_materials_sheen":{"sheenColorFactor":[1,1,1]}}}"#,
+        "KHR_materials_sheen":{"sheenColorFactor":[1,1,1],"sheenColorTexture":{"index":0}}}}"#,
     );
     assert_eq!(m.materials[0].sheen_color, [0.0; 3]);
+    assert!(m.materials[0].sheen_color_texture.is_none());
     assert_eq!(
         named(&m, "KHR_materials_sheen over a transmitting base"),
         1,
@@ -1614,4 +1630,80 @@ fn sheen_factors_are_read_and_its_textures_named() {
         m.warnings
     );
     assert_eq!(named(&m, "KHR_materials_sheen is not rendered yet"), 0);
+    assert_eq!(named(&m, "sheenColorTexture"), 0);
+}
+
+/// KHR_materials_ior's `ior = 0`, the specular-glossiness mode ("the effective IOR becomes
+/// positive infinity and the Fresnel term MUST evaluate to 1.0"): kept as 0 (F0 = 1 in the
+/// world), with KHR_materials_specular drawn over it; on a transmitting or dispersive material
+/// nothing enters, so transmission, volume and dispersion are 0, named once per file. Other
+/// values below 1 are still 1, warned.
+#[test]
+fn ior_zero_is_the_specular_glossiness_mode() {
+    let load = |material: &str| {
+        let (bin, json) = textured_triangle(material, "", &[]);
+        let doc = format!(
+            r#"{json},"buffers":[{{"byteLength":{n},"uri":"data:application/octet-stream;base64,{b}"}}],
+            "bufferViews":[{{"buffer":0,"byteLength":{n}}}]}}"#,
+            n = bin.len(),
+            b = base64(&bin)
+        );
+        let f = write_temp(doc.as_bytes());
+        load_gltf(f.path(), None).unwrap_or_else(|e| panic!("{e}"))
+    };
+    let named =
+        |m: &MeshAsset, needle: &str| m.warnings.iter().filter(|w| w.contains(needle)).count();
+    // The conversion the KHR_materials_specular text gives: ior 0, the specular colour as F0.
+    let m = load(
+        r#"{"name":"specgloss","extensions":{"KHR_materials_ior":{"ior":0},
+        "KHR_materials_specular":{"specularColorFactor":[0.9,0.6,0.3]}}}"#,
+    );
+    let a = &m.materials[0];
+    assert_eq!(
+        (a.ior, a.specular, a.specular_color),
+        (0.0, 1.0, [0.9, 0.6, 0.3])
+    );
+    assert!(m.warnings.is_empty(), "{:?}", m.warnings);
+    // -0 reads as 0.
+    let m = load(r#"{"name":"neg","extensions":{"KHR_materials_ior":{"ior":-0.0}}}"#);
+    assert!(m.materials[0].ior == 0.0 && m.materials[0].ior.is_sign_positive());
+    assert!(m.warnings.is_empty(), "{:?}", m.warnings);
+    // Transmission, volume and dispersion under ior 0: no effect, named once.
+    let m = load(
+        r#"{"name":"pane","extensions":{"KHR_materials_ior":{"ior":0},
+        "KHR_materials_transmission":{"transmissionFactor":1},
+        "KHR_materials_volume":{"thicknessFactor":1,"attenuationColor":[0.5,0.5,0.5],
+        "attenuationDistance":1},"KHR_materials_dispersion":{"dispersion":1},
+        "KHR_materials_specular":{"specularColorFactor":[1,0,0]}}}"#,
+    );
+    let p = &m.materials[0];
+    assert_eq!(
+        (p.ior, p.transmission, p.attenuation, p.dispersion),
+        (0.0, 0.0, [0.0; 3], 0.0)
+    );
+    // Opaque, so KHR_materials_specular is drawn (not named as over transmission).
+    assert_eq!(p.specular_color, [1.0, 0.0, 0.0]);
+    assert_eq!(
+        named(&m, "no light enters the surface"),
+        1,
+        "{:?}",
+        m.warnings
+    );
+    assert_eq!(
+        named(&m, "KHR_materials_transmission (and KHR_materials_volume) and KHR_materials_dispersion have no effect"),
+        1,
+        "{:?}",
+        m.warnings
+    );
+    assert_eq!(m.warnings.len(), 1, "{:?}", m.warnings);
+    // A volume alone (transmission 0) shows nothing either way: not named.
+    let m = load(
+        r#"{"name":"solid","extensions":{"KHR_materials_ior":{"ior":0},
+        "KHR_materials_volume":{"thicknessFactor":1}}}"#,
+    );
+    assert!(m.warnings.is_empty(), "{:?}", m.warnings);
+    // Between 0 and 1: 1, warned, as before.
+    let m = load(r#"{"name":"low","extensions":{"KHR_materials_ior":{"ior":0.5}}}"#);
+    assert_eq!(m.materials[0].ior, 1.0);
+    assert_eq!(named(&m, "is below 1"), 1, "{:?}", m.warnings);
 }
