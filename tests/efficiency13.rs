@@ -6,7 +6,7 @@
 //! `E13_ROOM=/tmp/frozen-room/scenes/room.scene.toml E13_SPP=16 E13_SEEDS=2 taskset -c 1
 //! cargo test --release --test efficiency13 -- --ignored --nocapture`; `E13_CONFIGS` picks
 //! the rows (comma-separated names of [`CONFIGS`]), `E13_SIZE=WxH` and `E13_REFERENCE` (an
-//! EXR of that size) measure another size.
+//! EXR of that size) measure another size; `E13_WRITE=DIR` keeps every render as an EXR.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -151,6 +151,16 @@ fn measure_flagship_efficiency() {
             let t = cpu_seconds() - c0;
             assert_eq!(img.dropped, 0);
             let e = relmse(&img.radiance, &r);
+            // `E13_WRITE=DIR` keeps each render as DIR/NAME-seedS.exr, to look at its fireflies.
+            if let Ok(dir) = std::env::var("E13_WRITE") {
+                let file = Path::new(&dir).join(format!("{name}-seed{seed}.exr"));
+                let px = &img.radiance;
+                exr::prelude::write_rgb_file(file, size[0] as usize, size[1] as usize, |x, y| {
+                    let c = px[y * size[0] as usize + x];
+                    (c.x, c.y, c.z)
+                })
+                .unwrap();
+            }
             let m = lum_sum(img.radiance.iter().map(|c| c.to_array())) / r_lum;
             eprintln!(
                 "seed {seed} {name:>16}: relMSE {e:.4}  CPU {t:.2} s, wall {wall:.2} s (before the render {prep:.2} s)  mean/ref {m:.4}"
