@@ -96,6 +96,40 @@ pub struct GltfMaterial {
     pub unlit: bool,
 }
 
+impl Default for GltfMaterial {
+    /// glTF 2.0's defaults for a material that writes nothing: white, metallic 1, roughness 1
+    /// (the spec's `metallicFactor` and `roughnessFactor`), no emission, ior 1.5, the
+    /// extensions at their neutral values, no textures, unlabelled.
+    fn default() -> GltfMaterial {
+        GltfMaterial {
+            label: String::new(),
+            base_color: [1.0; 4],
+            base_color_texture: None,
+            metallic: 1.0,
+            roughness: 1.0,
+            metallic_roughness_texture: None,
+            emissive: [0.0; 3],
+            emissive_texture: None,
+            normal_texture: None,
+            ior: DEFAULT_IOR,
+            transmission: 0.0,
+            attenuation: [0.0; 3],
+            dispersion: 0.0,
+            clearcoat: 0.0,
+            clearcoat_roughness: 0.0,
+            specular: 1.0,
+            specular_texture: None,
+            specular_color: [1.0; 3],
+            specular_color_texture: None,
+            sheen_color: [0.0; 3],
+            sheen_roughness: 0.0,
+            sheen_color_texture: None,
+            sheen_roughness_texture: None,
+            unlit: false,
+        }
+    }
+}
+
 impl GltfMaterial {
     /// Whether any parameter varies over the surface (a texture), so that the BSDF is built at
     /// each hit rather than once.

@@ -15,7 +15,7 @@ use super::PathTracer;
 use crate::accel::Hit;
 use crate::camera::Camera;
 use crate::geometry::Ray;
-use crate::world::gltf_surface::{GltfSurface, SurfacePoint, UvFootprint, TEX_COORD_SETS};
+use crate::world::gltf_surface::{GltfSurface, Shaded, SurfacePoint, UvFootprint, TEX_COORD_SETS};
 use crate::world::MaterialDef;
 
 /// What a camera tells about the footprint of one pixel anywhere in the scene.
@@ -103,6 +103,30 @@ impl PathTracer<'_> {
             }
             None => material.emission,
         }
+    }
+
+    /// The shading point of `hit` (met by `ray`) on `material` and, for a glTF surface drawn
+    /// as itself, what it is there (BSDF, emission, shading normal; the normal replaces the
+    /// surface's). `after_diffuse`: the path has bounced off a diffuse surface, so the glTF
+    /// surface's roughness is filtered (`[trace] filter_glossy`). One place for the path loop,
+    /// the denoiser's auxiliaries and the light groups, so that all three see the same surface.
+    #[inline(always)]
+    pub(super) fn shaded_surface(
+        &self,
+        hit: &Hit,
+        ray: &Ray,
+        material: &MaterialDef,
+        after_diffuse: bool,
+    ) -> (Surface, Option<Shaded>) {
+        let mut s = self.surface(hit, ray);
+        let shaded = material
+            .surface
+            .as_ref()
+            .map(|g| g.shade(&self.surface_point(hit, &s, g), after_diffuse));
+        if let Some(sh) = &shaded {
+            s.ns = sh.ns;
+        }
+        (s, shaded)
     }
 
     /// What `g` reads at `hit`, whose shading point is `s`.

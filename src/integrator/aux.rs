@@ -83,22 +83,12 @@ impl PathTracer<'_> {
                 return Aux::default();
             }
             let info = &self.scene.instances[hit.instance as usize];
-            let mut s = self.surface(&hit, &ray);
             let material = &self.scene.materials[info.material as usize];
             // A glTF surface drawn as itself builds its BSDF and shading normal at the hit from
             // its textures and vertex colours, as the path tracer does; before the first
             // non-delta bounce the path tracer uses the unfiltered BxDF.
-            let shaded = material
-                .surface
-                .as_ref()
-                .map(|g| g.shade(&self.surface_point(&hit, &s, g), false));
-            let bxdf = match &shaded {
-                Some(sh) => {
-                    s.ns = sh.ns;
-                    &sh.bxdf
-                }
-                None => &material.bxdf,
-            };
+            let (s, shaded) = self.shaded_surface(&hit, &ray, material, false);
+            let bxdf = shaded.as_ref().map_or(&material.bxdf, |sh| &sh.bxdf);
             let bsdf = Bsdf::new(s.ng_front, s.ns, wo, bxdf);
             if info.glow {
                 // Unlit text and unlit glTF surfaces show their colour and end the path, as an

@@ -202,18 +202,8 @@ impl PathTracer<'_> {
             return;
         }
         let wo = -ray.d.normalize();
-        let mut s = self.surface(&hit, ray);
-        let shaded = material
-            .surface
-            .as_ref()
-            .map(|g| g.shade(&self.surface_point(&hit, &s, g), false));
-        let bxdf = match &shaded {
-            Some(sh) => {
-                s.ns = sh.ns;
-                &sh.bxdf
-            }
-            None => &material.bxdf,
-        };
+        let (s, shaded) = self.shaded_surface(&hit, ray, material, false);
+        let bxdf = shaded.as_ref().map_or(&material.bxdf, |sh| &sh.bxdf);
         let bsdf = Bsdf::new(s.ng_front, s.ns, wo, bxdf);
         // The path loop's guided mixture (`--guiding`), if any.
         let guide_here = self.guide_at(&bsdf, s.p, 0);

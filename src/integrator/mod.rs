@@ -519,20 +519,10 @@ impl PathTracer<'_> {
                 }
                 break;
             }
-            let mut s = self.surface(&hit, &ray);
             // A glTF surface drawn as itself builds its BSDF, emission and shading normal
             // here, from its textures and vertex colours.
-            let shaded = material
-                .surface
-                .as_ref()
-                .map(|g| g.shade(&self.surface_point(&hit, &s, g), after_diffuse));
-            let emission = match &shaded {
-                Some(sh) => {
-                    s.ns = sh.ns;
-                    sh.emission
-                }
-                None => material.emission,
-            };
+            let (s, shaded) = self.shaded_surface(&hit, &ray, material, after_diffuse);
+            let emission = shaded.as_ref().map_or(material.emission, |sh| sh.emission);
             let le = self.surface_emission(&s, wo, emission);
             if le != Vec3::ZERO && !shadowed_already {
                 let w = if prev_specular {

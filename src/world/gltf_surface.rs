@@ -416,28 +416,9 @@ pub(super) static VERTEX_COLOURED: std::sync::LazyLock<GltfMaterial> =
     std::sync::LazyLock::new(|| GltfMaterial {
         label: "vertex colours (no material)".into(),
         base_color: [1.0; 4],
-        base_color_texture: None,
         metallic: 0.0,
         roughness: 0.5,
-        metallic_roughness_texture: None,
-        emissive: [0.0; 3],
-        emissive_texture: None,
-        normal_texture: None,
-        ior: DEFAULT_IOR,
-        transmission: 0.0,
-        attenuation: [0.0; 3],
-        dispersion: 0.0,
-        clearcoat: 0.0,
-        clearcoat_roughness: 0.0,
-        specular: 1.0,
-        specular_texture: None,
-        specular_color: [1.0; 3],
-        specular_color_texture: None,
-        sheen_color: [0.0; 3],
-        sheen_roughness: 0.0,
-        sheen_color_texture: None,
-        sheen_roughness_texture: None,
-        unlit: false,
+        ..GltfMaterial::default()
     });
 
 #[cfg(test)]

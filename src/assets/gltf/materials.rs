@@ -291,26 +291,8 @@ impl<'a> Loader<'a> {
             base_color,
             base_color_texture,
             metallic: 0.0,
-            roughness: 1.0,
-            metallic_roughness_texture: None,
-            emissive: [0.0; 3],
-            emissive_texture: None,
-            normal_texture: None,
-            ior: DEFAULT_IOR,
-            transmission: 0.0,
-            attenuation: [0.0; 3],
-            dispersion: 0.0,
-            clearcoat: 0.0,
-            clearcoat_roughness: 0.0,
-            specular: 1.0,
-            specular_texture: None,
-            specular_color: [1.0; 3],
-            specular_color_texture: None,
-            sheen_color: [0.0; 3],
-            sheen_roughness: 0.0,
-            sheen_color_texture: None,
-            sheen_roughness_texture: None,
             unlit: true,
+            ..GltfMaterial::default()
         })
     }
 
