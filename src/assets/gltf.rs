@@ -34,10 +34,14 @@ use tangents::{mikktspace_tangents, tangent_frame};
 /// - `EXT_mesh_gpu_instancing`: the per-instance TRANSLATION/ROTATION/SCALE become parts.
 /// - `KHR_mesh_quantization`: integer and normalised-integer attributes are read and converted.
 /// - `KHR_materials_unlit`: the material shows its base colour (`GltfMaterial::unlit`).
+/// - `KHR_materials_iridescence`: a thin film over the material's specular layer
+///   (`GltfMaterial::iridescence`; where it is not drawn yet, the material is drawn without it
+///   and that is named, as an undrawn optional extension is).
 pub const SUPPORTED_REQUIRED_EXTENSIONS: &[&str] = &[
     "EXT_mesh_gpu_instancing",
     "KHR_mesh_quantization",
     "KHR_materials_unlit",
+    "KHR_materials_iridescence",
 ];
 
 /// The largest .gltf/.glb or external buffer read, bytes (2 GiB, the GLB format's own limit's

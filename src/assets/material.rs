@@ -8,6 +8,13 @@ use super::texture::TextureRef;
 /// Appendix B: F0 = 0.04).
 pub const DEFAULT_IOR: f32 = 1.5;
 
+/// KHR_materials_iridescence's film index when the file gives none.
+pub const DEFAULT_IRIDESCENCE_IOR: f32 = 1.3;
+
+/// KHR_materials_iridescence's film thickness range when the file gives none, nm (minimum,
+/// maximum).
+pub const DEFAULT_IRIDESCENCE_THICKNESS: [f32; 2] = [100.0, 400.0];
+
 /// A normal texture: tangent-space normals, R → +T, G → +B, B → +N, and its `scale` on the
 /// X and Y components.
 #[derive(Clone, Debug, PartialEq)]
@@ -90,6 +97,25 @@ pub struct GltfMaterial {
     /// KHR_materials_sheen's `sheenRoughnessTexture` (linear): its A multiplies
     /// `sheen_roughness`. `None` where the sheen is not drawn.
     pub sheen_roughness_texture: Option<TextureRef>,
+    /// KHR_materials_iridescence's `iridescenceFactor` (0 without it), in [0, 1]: the weight of
+    /// a thin film's reflectance in the Fresnel terms (`materials::Iridescent`; the format's
+    /// `thin_film_amount`). The loader sets it to 0, naming why, where the film is not drawn
+    /// (docs/assets.md, "Iridescence").
+    pub iridescence: f32,
+    /// KHR_materials_iridescence's `iridescenceTexture` (linear): its R multiplies
+    /// `iridescence`. `None` where the film is not drawn.
+    pub iridescence_texture: Option<TextureRef>,
+    /// KHR_materials_iridescence's `iridescenceIor` (1.3 without it), at least 1: the film's
+    /// index (`thin_film_ior`).
+    pub iridescence_ior: f32,
+    /// KHR_materials_iridescence's `iridescenceThicknessMinimum` and `Maximum` (100 and 400
+    /// without them), nm, each finite and non-negative (the minimum may exceed the maximum):
+    /// the film's thickness (`thin_film`) where the thickness texture reads 0 and 1; the
+    /// maximum without that texture.
+    pub iridescence_thickness: [f32; 2],
+    /// KHR_materials_iridescence's `iridescenceThicknessTexture` (linear): its G interpolates
+    /// the thickness from the minimum to the maximum. `None` where the film is not drawn.
+    pub iridescence_thickness_texture: Option<TextureRef>,
     /// KHR_materials_unlit: the surface shows its base colour (factor × texture × COLOR_0) as
     /// radiance, W·m⁻²·sr⁻¹, lit by nothing and lighting nothing (docs/assets.md, "Unlit").
     /// The loader then leaves every other input at its default (the extension ignores them).
@@ -125,6 +151,11 @@ impl Default for GltfMaterial {
             sheen_roughness: 0.0,
             sheen_color_texture: None,
             sheen_roughness_texture: None,
+            iridescence: 0.0,
+            iridescence_texture: None,
+            iridescence_ior: DEFAULT_IRIDESCENCE_IOR,
+            iridescence_thickness: DEFAULT_IRIDESCENCE_THICKNESS,
+            iridescence_thickness_texture: None,
             unlit: false,
         }
     }
@@ -142,6 +173,8 @@ impl GltfMaterial {
             || self.specular_color_texture.is_some()
             || self.sheen_color_texture.is_some()
             || self.sheen_roughness_texture.is_some()
+            || self.iridescence_texture.is_some()
+            || self.iridescence_thickness_texture.is_some()
     }
 
     /// The texture coordinate sets (`n` of TEXCOORD_n) its textures read.
@@ -155,6 +188,8 @@ impl GltfMaterial {
             self.specular_color_texture.as_ref(),
             self.sheen_color_texture.as_ref(),
             self.sheen_roughness_texture.as_ref(),
+            self.iridescence_texture.as_ref(),
+            self.iridescence_thickness_texture.as_ref(),
         ]
         .into_iter()
         .flatten()

@@ -67,6 +67,9 @@ pub struct Iridescent {
     eta_metal: Vec3,
     /// The film.
     film: ThinFilm,
+    /// The weight of the film's reflectance in both Fresnel terms, in `[0, 1]`: the film's
+    /// own amount, except for the ends [`Iridescent::blend`] mixes between.
+    amount: f32,
     /// The microfacet distribution both specular lobes share.
     ggx: Ggx,
     /// The film-covered dielectric layer's albedo per channel at the `√μ` nodes, times
@@ -89,6 +92,31 @@ impl Iridescent {
         power: f32,
         film: ThinFilm,
     ) -> Iridescent {
+        Iridescent::with_amount(
+            base,
+            roughness,
+            metalness,
+            specular,
+            power,
+            film,
+            film.amount(),
+        )
+        .0
+    }
+
+    /// As [`Iridescent::new`] with the film's weight `amount` (in `[0, 1]`; 0 is the bare
+    /// layer's tables, which [`Iridescent::blend`] needs) in place of the film's own, and the
+    /// cosine-weighted mean of the film-covered conductor Fresnel per channel (the conductor's
+    /// multiple scattering is built from it).
+    pub(super) fn with_amount(
+        base: Vec3,
+        roughness: f32,
+        metalness: f32,
+        specular: f32,
+        power: f32,
+        film: ThinFilm,
+        amount: f32,
+    ) -> (Iridescent, Vec3) {
         let base = Vec3::new(unit(base.x), unit(base.y), unit(base.z));
         let roughness = unit(roughness).max(ROUGHNESS_MIN);
         let f0 = unit(specular);
@@ -106,6 +134,7 @@ impl Iridescent {
             eta: ior_from_f0(f0),
             eta_metal,
             film,
+            amount: unit(amount),
             ggx: Ggx::new(roughness * roughness),
             albedo: [[0; 3]; N_MU],
             diffuse_norm: Vec3::ZERO,
@@ -122,7 +151,55 @@ impl Iridescent {
         }
         let f_avg = (mean / n as f64).as_vec3();
         me.metal = Conductor::with_average(base, roughness, power, f_avg);
+        (me, f_avg)
+    }
+
+    /// The film of `full` (built by [`Iridescent::with_amount`] at amount 1, `full_avg` its
+    /// mean conductor Fresnel) at weight `a` in `[0, 1]`, from `bare` (the same material at
+    /// amount 0, `bare_avg`), without a quadrature: both Fresnel terms are linear in the
+    /// amount, and so are the layer's albedo, its `E_avg` and the conductor's mean, so the
+    /// table is the ends' mix, rounded up (each end bounds its albedo from above, so the mix
+    /// bounds the mix). At `a = 1` it is `full` bit for bit; below, its table is at or above
+    /// the one [`Iridescent::new`] would integrate at amount `a` (the margins and the chord
+    /// raise are the ends'), within the ends' margins. `roughness` and `power` are the ones
+    /// both were built with.
+    pub(super) fn blend(
+        bare: (&Iridescent, Vec3),
+        full: (&Iridescent, Vec3),
+        a: f32,
+        roughness: f32,
+        power: f32,
+    ) -> Iridescent {
+        let a = unit(a);
+        let mut me = *full.0;
+        me.amount = a;
+        for (i, row) in me.albedo.iter_mut().enumerate() {
+            for (c, q) in row.iter_mut().enumerate() {
+                let (b, f) = (bare.0.albedo[i][c] as f32, full.0.albedo[i][c] as f32);
+                *q = ((1.0 - a) * b + a * f).ceil().min(SCALE) as u16;
+            }
+        }
+        me.normalise();
+        let f_avg = (1.0 - a) * bare.1 + a * full.1;
+        me.metal = Conductor::with_average(
+            me.base,
+            unit(roughness).max(ROUGHNESS_MIN),
+            fresnel::schlick_power(power),
+            f_avg,
+        );
         me
+    }
+
+    /// This material with the base colour `base` (each channel clamped to `[0, 1]`) where it
+    /// has no metal part (`None` otherwise): the dielectric layer's tables do not depend on
+    /// the base, the conductor's do (its F0 is the base), so only a metal-free material may
+    /// change its base without a new build.
+    pub(crate) fn with_dielectric_base(mut self, base: Vec3) -> Option<Iridescent> {
+        if self.metalness > 0.0 {
+            return None;
+        }
+        self.base = Vec3::new(unit(base.x), unit(base.y), unit(base.z));
+        Some(self)
     }
 
     /// The base colour, linear RGB in `[0, 1]` per channel.
@@ -135,16 +212,21 @@ impl Iridescent {
         self.ggx.alpha()
     }
 
+    /// The film.
+    pub(super) fn film(&self) -> ThinFilm {
+        self.film
+    }
+
     /// The film-covered dielectric Fresnel at the microfacet cosine `c`.
-    fn dielectric_fresnel(&self, c: f32) -> Vec3 {
-        let a = self.film.amount();
+    pub(super) fn dielectric_fresnel(&self, c: f32) -> Vec3 {
+        let a = self.amount;
         Vec3::splat((1.0 - a) * fresnel::dielectric(c, self.inv_eta))
             + a * self.film.reflectance(c, self.eta)
     }
 
     /// The film-covered conductor Fresnel at the microfacet cosine `c`.
     fn conductor_fresnel(&self, c: f32) -> Vec3 {
-        let a = self.film.amount();
+        let a = self.amount;
         (1.0 - a) * self.metal.fresnel(c) + a * self.film.reflectance_per_channel(c, self.eta_metal)
     }
 
@@ -205,12 +287,21 @@ impl Iridescent {
                 nodes[i + 1] += short;
             }
         }
-        let mut rows = [[0.0f32; N_MU]; 3];
         for (i, node) in nodes.iter().enumerate() {
-            for (c, row) in rows.iter_mut().enumerate() {
+            for c in 0..3 {
                 let q = (node[c].clamp(0.0, 1.0) as f32 * SCALE).ceil().min(SCALE);
                 self.albedo[i][c] = q as u16;
-                row[i] = q / SCALE;
+            }
+        }
+        self.normalise();
+    }
+
+    /// The base term's `1 / (π (1 − E_avg))` per channel from the albedo table.
+    fn normalise(&mut self) {
+        let mut rows = [[0.0f32; N_MU]; 3];
+        for (i, node) in self.albedo.iter().enumerate() {
+            for (c, row) in rows.iter_mut().enumerate() {
+                row[i] = node[c] as f32 / SCALE;
             }
         }
         let avg = |c: usize| row_e_avg(&rows[c], 0, N_MU).clamp(0.0, 1.0);

@@ -26,6 +26,7 @@ pub mod sheet;
 pub(crate) mod testutil;
 pub mod thin_wall;
 pub mod translucent;
+pub mod varying_film;
 
 pub use coat::Coated;
 pub use conductor::Conductor;
@@ -41,6 +42,7 @@ pub use sheen_layer::Sheened;
 pub use sheet::ThinSheet;
 pub use thin_wall::ThinWall;
 pub use translucent::Translucent;
+pub use varying_film::{UnderFilm, VaryingFilm};
 
 use crate::geometry::Frame;
 use crate::sampling::warp;

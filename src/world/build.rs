@@ -498,6 +498,31 @@ impl World {
                             count: 1,
                         });
                     }
+                    // COLOR_0 varies a metal's F0, which the film's conductor tables are
+                    // built over once (a metal-free base may vary under the film).
+                    let what = format!(
+                        "gltf material {} in {}: film over COLOR_0",
+                        m.label,
+                        mesh.file.display()
+                    );
+                    if colors
+                        && m.iridescence > 0.0
+                        && m.metallic > 0.0
+                        && !capabilities.iter().any(|c| c.what == what)
+                    {
+                        capabilities.push(Capability {
+                            message: format!(
+                                "KHR_materials_iridescence over a metal varying with vertex \
+                                 colours (COLOR_0) is not rendered yet: glTF {} of {} is drawn \
+                                 without its film there",
+                                m.label,
+                                mesh.file.display()
+                            ),
+                            what,
+                            at: mesh.at.clone(),
+                            count: 1,
+                        });
+                    }
                     *gltf_materials
                         .entry((asset, gm, colors))
                         .or_insert_with(|| {

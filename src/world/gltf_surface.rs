@@ -22,6 +22,11 @@
 //!   `sheenRoughnessFactor` × `sheenRoughnessTexture`'s A → a [`Sheened`] layer (Charlie,
 //!   coloured) over the `plain`, built per hit where the base or the sheen varies (its albedo
 //!   is a row of a table over roughness);
+//! - KHR_materials_iridescence: `iridescenceFactor` × `iridescenceTexture`'s R,
+//!   `iridescenceIor` and the thickness `mix(min, max, iridescenceThicknessTexture's G)` (the
+//!   maximum without it) → an [`Iridescent`] (the format's thin film over the `plain`), built
+//!   once where its inputs are constant, per thickness level and mixed by the amount per hit
+//!   where they vary ([`VaryingFilm`]; docs/assets.md, "Iridescence");
 //! - KHR_materials_unlit: the base colour alone, shown as radiance by an instance that glows
 //!   (as unlit text does: seen by the camera and through mirrors, lighting nothing).
 //!
@@ -36,7 +41,10 @@ use glam::{Vec2, Vec3, Vec4};
 use super::MaterialDef;
 pub use crate::assets::UvFootprint;
 use crate::assets::{Decode, GltfMaterial, TextureRef, DEFAULT_IOR, MAX_TEX_COORD_SETS};
-use crate::materials::{Bxdfs, Coated, Dispersive, Plain, Sheened, Translucent};
+use crate::materials::{
+    Bxdfs, Coated, Dispersive, Iridescent, Plain, Sheened, ThinFilm, Translucent, UnderFilm,
+    VaryingFilm,
+};
 
 /// The dielectric reflectance at normal incidence of index of refraction `ior` (from air): 1
 /// at `ior = 0`, KHR_materials_ior's specular-glossiness mode (an infinite index; the formula
@@ -94,9 +102,14 @@ pub struct GltfSurface {
     f0_ior: f32,
     /// `[trace] filter_glossy`: the least roughness after a diffuse bounce.
     filter_glossy: f32,
-    /// A clear-coated material's BSDF and its filtered copy, built once: only its shading
-    /// normal and emission vary (the loader draws no coat over a varying base).
-    coated: Option<(Bxdfs, Bxdfs)>,
+    /// A BSDF and its filtered copy built once, where only the shading normal and emission
+    /// vary: a clear-coated material (the loader draws no coat over a varying base), or one
+    /// under a film whose inputs are all constant.
+    fixed: Option<(Bxdfs, Bxdfs)>,
+    /// KHR_materials_iridescence with a texture or a varying (metal-free) base: the film's
+    /// materials by thickness level, and their filtered copies (the same `Arc` where
+    /// filtering changes nothing).
+    film: Option<(Arc<VaryingFilm>, Arc<VaryingFilm>)>,
 }
 
 impl GltfSurface {
@@ -165,10 +178,31 @@ impl GltfSurface {
             }
             None => at.ns,
         };
-        let bxdf = match self.coated {
-            Some((_, f)) if filtered => f,
-            Some((b, _)) => b,
-            None => {
+        let filmed = self.film.as_ref().and_then(|(v, vf)| {
+            // KHR_materials_iridescence: factor × the texture's R, and the thickness
+            // fraction the thickness texture's G (1, the maximum, without it).
+            let mut amount = m.iridescence;
+            if let Some(t) = &m.iridescence_texture {
+                amount *= look(t, Decode::Linear).x;
+            }
+            let t = m
+                .iridescence_thickness_texture
+                .as_ref()
+                .map_or(1.0, |t| look(t, Decode::Linear).y);
+            let film = if filtered { vf } else { v }.at(amount, t)?;
+            // The base varies only where the material has no metal part (the loader and the
+            // world's build leave the film out otherwise).
+            if m.base_color_texture.is_some() || self.vertex_colors {
+                film.with_dielectric_base(base)
+            } else {
+                Some(film)
+            }
+        });
+        let bxdf = match (self.fixed, filmed) {
+            (Some((_, f)), _) if filtered => f,
+            (Some((b, _)), _) => b,
+            (None, Some(film)) => Bxdfs::Iridescent(film),
+            (None, None) => {
                 let mut weight = m.specular;
                 if let Some(t) = &m.specular_texture {
                     weight *= look(t, Decode::Linear).w;
@@ -338,7 +372,8 @@ pub(super) fn gltf_material_def(
                     vertex_colors,
                     f0_ior,
                     filter_glossy,
-                    coated: None,
+                    fixed: None,
+                    film: None,
                 })
             }),
         };
@@ -365,24 +400,75 @@ pub(super) fn gltf_material_def(
             gltf_bxdf(base, roughness, m.metallic, layer, m)
         }
     };
-    let bxdf = plain(m.roughness, m.clearcoat_roughness);
+    // KHR_materials_iridescence (the loader leaves it at 0 over transmission, under a coat,
+    // over a metallicRoughnessTexture and over a metal whose base colour varies; COLOR_0 on a
+    // metal drops it here, named by the world's build). The specular layer under it has one
+    // F0: the loader keeps KHR_materials_specular only where it is grey at weight 1.
+    let film_drawn = m.iridescence > 0.0 && coat <= 0.0 && !(vertex_colors && m.metallic > 0.0);
+    let film_at = |roughness: f32, thickness: f32| {
+        ThinFilm::new(thickness, m.iridescence_ior, m.iridescence)
+            .filter(|_| film_drawn)
+            .map(|film| {
+                Bxdfs::Iridescent(Iridescent::new(
+                    base, roughness, m.metallic, f0.x, 5.0, film,
+                ))
+            })
+    };
+    let bxdf_at = |roughness: f32, coat_roughness: f32| {
+        film_at(roughness, m.iridescence_thickness[1])
+            .unwrap_or_else(|| plain(roughness, coat_roughness))
+    };
+    let bxdf = bxdf_at(m.roughness, m.clearcoat_roughness);
     // Built once when filtering changes nothing: a coat's tables cost up to 1.5 ms.
     let (r, cr) = (
         m.roughness.max(filter_glossy),
         m.clearcoat_roughness.max(filter_glossy),
     );
     let filtered = if r > m.roughness || (coat > 0.0 && cr > m.clearcoat_roughness) {
-        plain(r, cr)
+        bxdf_at(r, cr)
     } else {
         bxdf
     };
+    // A film whose amount, thickness or (metal-free) base varies: built per thickness level
+    // on first use and mixed per hit by the amount (`materials::varying_film`).
+    let film_varies = film_drawn
+        && (m.iridescence_texture.is_some()
+            || m.iridescence_thickness_texture.is_some()
+            || m.base_color_texture.is_some()
+            || vertex_colors);
+    let film = film_varies.then(|| {
+        let varying = |roughness: f32| {
+            Arc::new(VaryingFilm::new(
+                UnderFilm {
+                    base,
+                    roughness,
+                    metalness: m.metallic,
+                    specular: f0.x,
+                    power: 5.0,
+                },
+                m.iridescence_ior,
+                m.iridescence_thickness,
+                m.iridescence_thickness_texture.is_some(),
+                m.iridescence_texture.is_none().then_some(m.iridescence),
+            ))
+        };
+        let v = varying(m.roughness);
+        let vf = if r > m.roughness {
+            varying(r)
+        } else {
+            v.clone()
+        };
+        (v, vf)
+    });
+    let fixed = coat > 0.0 || (!film_varies && matches!(bxdf, Bxdfs::Iridescent(_)));
     let surface = (m.textured() || vertex_colors).then(|| {
         Arc::new(GltfSurface {
             material: m.clone(),
             vertex_colors,
             f0_ior,
             filter_glossy,
-            coated: (coat > 0.0).then_some((bxdf, filtered)),
+            fixed: fixed.then_some((bxdf, filtered)),
+            film,
         })
     });
     let varies = surface.as_ref().is_some_and(|s| s.emission_varies());

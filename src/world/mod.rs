@@ -19,6 +19,8 @@ mod notes;
 mod sun;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_film;
 pub mod text;
 
 use std::path::{Path, PathBuf};
