@@ -549,3 +549,125 @@ fn where_the_film_is_not_drawn_the_case_is_named() {
         );
     }
 }
+
+/// KHR_materials_iridescence's non-normative `iridescent_fresnel` (its README, "Iridescence
+/// Fresnel"), written here from that text: Schlick interfaces without polarisation, phase
+/// shifts 0 or π from the order of the indices, two orders of the series, Belcour & Barla's
+/// sensitivity through the XYZ → Rec.709 matrix without a white balance. Per channel, for a
+/// grey base of F0 `base_f0` (outside index 1).
+fn gltf_sample_fresnel(film_ior: f64, base_f0: f64, thickness: f64, cos1: f64) -> [f64; 3] {
+    use std::f64::consts::PI;
+    let schlick = |f0: f64, c: f64| f0 + (1.0 - f0) * (1.0 - c).powi(5);
+    let ior_to_f0 = |t: f64, i: f64| ((t - i) / (t + i)).powi(2);
+    let r0 = ior_to_f0(film_ior, 1.0);
+    let r12 = schlick(r0, cos1);
+    let t121 = 1.0 - r12;
+    let sin2sq = (1.0 / film_ior).powi(2) * (1.0 - cos1 * cos1);
+    let cos2sq = 1.0 - sin2sq;
+    if cos2sq < 0.0 {
+        return [1.0; 3];
+    }
+    let cos2 = cos2sq.sqrt();
+    let s = (base_f0 + 1e-4).sqrt();
+    let base_ior = (1.0 + s) / (1.0 - s);
+    let r1 = ior_to_f0(base_ior, film_ior);
+    let r23 = schlick(r1, cos2);
+    let phi12 = if film_ior < 1.0 { PI } else { 0.0 };
+    let phi21 = PI - phi12;
+    let phi23 = if base_ior < film_ior { PI } else { 0.0 };
+    let phi = phi21 + phi23;
+    let opd = 2.0 * film_ior * thickness * cos2;
+    let r123 = (r12 * r23).clamp(1e-5, 0.9999);
+    let rs = t121 * t121 * r23 / (1.0 - r123);
+    let c0 = r12 + rs;
+    let sensitivity = |opd: f64, shift: f64| {
+        let phase = 2.0 * PI * opd * 1e-9;
+        let val = [5.4856e-13, 4.4201e-13, 5.2481e-13];
+        let pos = [1.6810e6, 1.7953e6, 2.2084e6];
+        let var = [4.3278e9, 9.3046e9, 6.6121e9];
+        let mut xyz = [0.0; 3];
+        for k in 0..3 {
+            xyz[k] = val[k]
+                * (2.0 * PI * var[k]).sqrt()
+                * (pos[k] * phase + shift).cos()
+                * (-phase * phase * var[k]).exp();
+        }
+        xyz[0] += 9.7470e-14
+            * (2.0 * PI * 4.5282e9f64).sqrt()
+            * (2.2399e6 * phase + shift).cos()
+            * (-4.5282e9 * phase * phase).exp();
+        let m = [
+            [3.2404542, -1.5371385, -0.4985314],
+            [-0.9692660, 1.8760108, 0.0415560],
+            [0.0556434, -0.2040259, 1.0572252],
+        ];
+        let mut rgb = [0.0; 3];
+        for (c, row) in m.iter().enumerate() {
+            rgb[c] = (row[0] * xyz[0] + row[1] * xyz[1] + row[2] * xyz[2]) / 1.0685e-7;
+        }
+        rgb
+    };
+    let mut out = [c0; 3];
+    let mut cm = rs - t121;
+    for m in 1..=2 {
+        cm *= r123.sqrt();
+        let sm = sensitivity(m as f64 * opd, m as f64 * phi);
+        for c in 0..3 {
+            out[c] += cm * 2.0 * sm[c];
+        }
+    }
+    out.map(|v| v.max(0.0))
+}
+
+#[test]
+fn our_film_against_the_extensions_sample_fresnel() {
+    // The extension lets implementations vary the BRDF ("Implementations of the BRDF itself
+    // can vary"); its sample Fresnel is an approximation of Belcour & Barla's. Ours (exact
+    // polarised Fresnel amplitudes, the whole series, white-balanced sensitivity) against it
+    // over IridescenceSuzanne's films and the extension's defaults (a 1.3 film over ior 1.5),
+    // dielectric and metal substrates: the figures go to docs/assets.md, "Iridescence".
+    let mut rows = Vec::new();
+    let (mut worst_normal, mut worst_mid, mut worst_all) = (0.0f64, 0.0f64, 0.0f64);
+    for &(film_ior, f0, d) in &[
+        (1.33f32, 1.0f32 / 9.0, 400.0f32),
+        (1.3, 0.04, 400.0),
+        (1.3, 0.04, 250.0),
+        (1.8, 0.04, 600.0),
+        (1.33, 0.4, 400.0),
+    ] {
+        let film = ThinFilm::new(d, film_ior, 1.0).unwrap();
+        let eta = pfx_bake::materials::film::ior_from_f0(f0);
+        for &c in &[1.0f32, 0.8, 0.5, 0.2] {
+            let ours = film.reflectance(c, eta);
+            let theirs = gltf_sample_fresnel(film_ior as f64, f0 as f64, d as f64, c as f64);
+            let diff = (0..3)
+                .map(|k| (ours[k] as f64 - theirs[k]).abs())
+                .fold(0.0, f64::max);
+            if c == 1.0 {
+                worst_normal = worst_normal.max(diff);
+            }
+            if c >= 0.5 {
+                worst_mid = worst_mid.max(diff);
+            }
+            worst_all = worst_all.max(diff);
+            rows.push(format!(
+                "film {film_ior} over F0 {f0:.3}, {d} nm, cos {c}: ours {ours:.4}, sample [{:.4}, {:.4}, {:.4}]",
+                theirs[0], theirs[1], theirs[2]
+            ));
+        }
+    }
+    for r in &rows {
+        eprintln!("{r}");
+    }
+    eprintln!(
+        "largest difference: head on {worst_normal:.4}, cos ≥ 0.5 {worst_mid:.4}, down to cos \
+         0.2 {worst_all:.4}"
+    );
+    // The same film head on (measured 0.0075: the white balance and the higher orders), and
+    // within a few hundredths to 60° (0.055); towards grazing Schlick's interfaces and the
+    // two orders part from the exact amplitudes (0.37 at cos 0.2 over the metal's F0 0.4,
+    // where the sample's red reaches 0.92).
+    assert!(worst_normal < 0.01, "{worst_normal}");
+    assert!(worst_mid < 0.07, "{worst_mid}");
+    assert!(worst_all < 0.5, "{worst_all}");
+}
