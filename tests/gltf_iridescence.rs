@@ -385,6 +385,23 @@ fn the_films_hue_follows_the_angle_and_the_thickness_texture() {
             .max_element()
             > 0.03
     );
+    // The levels are built on first use by whichever render thread meets them: the bytes
+    // are the same on one thread and on three (a fresh world each, its levels unbuilt).
+    let q = quad(
+        dir.path(),
+        "t",
+        &black_filmed(r#","iridescenceThicknessTexture":{"index":0}"#),
+        &texture_2x2(texels),
+    );
+    let on = |threads: usize| {
+        let s = scene(dir.path(), &q, 2.4, None, Some(sun(Vec3::Z)));
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| render(&s, [24, 24], 4, 2).1.radiance)
+    };
+    assert!(on(1) == on(3), "the thread count changed the bytes");
     // The intensity texture's R × the factor: R 0 is the bare black dielectric's grey
     // highlight (F of ior 1.5), R 255 the film's.
     let img = view(

@@ -1713,3 +1713,6 @@ fn ior_zero_is_the_specular_glossiness_mode() {
     assert_eq!(m.materials[0].ior, 1.0);
     assert_eq!(named(&m, "is below 1"), 1, "{:?}", m.warnings);
 }
+
+/// KHR_materials_iridescence as read (its own file: this one is long).
+mod iridescence;
