@@ -7,7 +7,7 @@
 //!
 //! - **Amount**: both Fresnel terms are linear in the film's weight `a`, so is everything built
 //!   from them (the layer's albedo table, its `E_avg`, the conductor's mean Fresnel), so a hit's
-//!   material is the mix of the material at `a = 0` and at `a = 1` ([`Iridescent::blend`]), a
+//!   material is the mix of the material at `a = 0` and at `a = 1` (`Iridescent::blend`), a
 //!   few dozen multiplications.
 //! - **Thickness**: the thickness fraction `t` in `[0, 1]` (the texture's G, which glTF maps
 //!   onto `min..max`) is rounded to one of [`VaryingFilm::LEVELS`] levels, the 8-bit texel's
