@@ -7,16 +7,16 @@
 //! the bake does not draw is named once per file, by topic (`Loader::name_once`), with the
 //! first material met.
 
+mod iridescence;
+
 use super::*;
-use crate::assets::material::{
-    GltfMaterial, NormalTexture, DEFAULT_IOR, DEFAULT_IRIDESCENCE_IOR,
-    DEFAULT_IRIDESCENCE_THICKNESS,
-};
+use crate::assets::material::{GltfMaterial, NormalTexture, DEFAULT_IOR};
 use crate::assets::texture::{
     decode_rgba_shared, Decode, Mip, TextureImage, TextureRef, UvTransform,
 };
 use crate::assets::MAX_TEX_COORD_SETS;
 use ::gltf::texture::MinFilter;
+use iridescence::NotFilmed;
 
 /// The material extensions this version draws; any other in a material's `extensions` is
 /// named once per file.
@@ -47,37 +47,6 @@ struct Sheen {
     roughness: f32,
     color_texture: Option<TextureRef>,
     roughness_texture: Option<TextureRef>,
-}
-
-/// KHR_materials_iridescence as read: see [`GltfMaterial::iridescence`] and its neighbours.
-struct Iridescence {
-    factor: f32,
-    texture: Option<TextureRef>,
-    ior: f32,
-    thickness: [f32; 2],
-    thickness_texture: Option<TextureRef>,
-}
-
-impl Iridescence {
-    /// No film (the extension absent, its factor 0, or not drawn).
-    fn none() -> Iridescence {
-        Iridescence {
-            factor: 0.0,
-            texture: None,
-            ior: DEFAULT_IRIDESCENCE_IOR,
-            thickness: DEFAULT_IRIDESCENCE_THICKNESS,
-            thickness_texture: None,
-        }
-    }
-}
-
-/// Why a material's KHR_materials_iridescence is not drawn.
-#[derive(Clone, Copy)]
-enum NotFilmed {
-    /// KHR_materials_ior's `ior = 0`: the layer reflects everything, film or not.
-    NothingEnters,
-    /// Not rendered yet in this case (a phrase: "on a transmitting material (…)").
-    Because(&'static str),
 }
 
 /// The most texels one file's textures may decode to, summed over its images (1 GiB of RGBA8):
@@ -669,118 +638,6 @@ impl<'a> Loader<'a> {
                 label,
             )?,
         })
-    }
-
-    /// KHR_materials_iridescence's factors and textures (see [`GltfMaterial::iridescence`] and
-    /// its neighbours); no film without it or at factor 0 (the extension then "has no
-    /// effect"). Where `not_filmed` says the film is not drawn it is named once per file and
-    /// dropped (factor 0, its textures not read).
-    fn iridescence(
-        &mut self,
-        raw: &Value,
-        not_filmed: Option<NotFilmed>,
-        label: &str,
-    ) -> Result<Iridescence, Failure> {
-        const AT: &str = "/extensions/KHR_materials_iridescence";
-        let Some(ir) = raw.pointer(AT) else {
-            return Ok(Iridescence::none());
-        };
-        let factor = unit(num(ir.get("iridescenceFactor"), 0.0), 0.0);
-        // Factor × texture: a factor of 0 is no film whatever the texture says.
-        if factor <= 0.0 {
-            return Ok(Iridescence::none());
-        }
-        match not_filmed {
-            Some(NotFilmed::NothingEnters) => {
-                self.name_once(
-                    "iridescence under ior 0",
-                    format!(
-                        "KHR_materials_iridescence has no effect under KHR_materials_ior's ior 0 \
-                         (first met on {label}): the layer under the film reflects everything, \
-                         so the film does too"
-                    ),
-                );
-                return Ok(Iridescence::none());
-            }
-            Some(NotFilmed::Because(case)) => {
-                self.name_once(
-                    &format!("iridescence {case}"),
-                    format!(
-                        "KHR_materials_iridescence {case} is not rendered yet (first met on \
-                         {label}): the material is drawn without its film"
-                    ),
-                );
-                return Ok(Iridescence::none());
-            }
-            None => {}
-        }
-        let film_ior = num(ir.get("iridescenceIor"), DEFAULT_IRIDESCENCE_IOR);
-        let film_ior = if film_ior >= 1.0 {
-            film_ior
-        } else {
-            self.warn(format!(
-                "{label}: KHR_materials_iridescence iridescenceIor {film_ior} is below 1; 1 (a \
-                 film matching the air, no interference) is used"
-            ));
-            1.0
-        };
-        let mut thickness = DEFAULT_IRIDESCENCE_THICKNESS;
-        for (i, key) in ["iridescenceThicknessMinimum", "iridescenceThicknessMaximum"]
-            .into_iter()
-            .enumerate()
-        {
-            let d = num(ir.get(key), DEFAULT_IRIDESCENCE_THICKNESS[i]);
-            thickness[i] = if d >= 0.0 {
-                d
-            } else {
-                self.warn(format!(
-                    "{label}: KHR_materials_iridescence {key} {d} is negative; 0 is used"
-                ));
-                0.0
-            };
-        }
-        Ok(Iridescence {
-            factor,
-            texture: self.texture_slot(raw, &format!("{AT}/iridescenceTexture"), label)?,
-            ior: film_ior,
-            thickness,
-            thickness_texture: self.texture_slot(
-                raw,
-                &format!("{AT}/iridescenceThicknessTexture"),
-                label,
-            )?,
-        })
-    }
-
-    /// KHR_materials_specular under a drawn film: the film lies over a layer of one F0 (the
-    /// format's `specular`), so a grey `color` at weight 1 without textures is drawn (F0 =
-    /// `min(F0(ior) · c, 1)`); a weight below 1, a tint or a texture is named once per file
-    /// and left at its defaults (the layer's F0 is the ior's). Returns the colour to keep.
-    fn specular_under_film(
-        &mut self,
-        specular: &mut Specular,
-        color: [f32; 3],
-        label: &str,
-    ) -> [f32; 3] {
-        let grey = color[0] == color[1] && color[1] == color[2];
-        if specular.factor >= 1.0
-            && grey
-            && specular.texture.is_none()
-            && specular.color_texture.is_none()
-        {
-            return color;
-        }
-        self.name_once(
-            "specular under a film",
-            format!(
-                "KHR_materials_specular's weight, tint or textures under KHR_materials_iridescence \
-                 are not rendered yet (first met on {label}): the film lies over the ior's F0"
-            ),
-        );
-        specular.factor = 1.0;
-        specular.texture = None;
-        specular.color_texture = None;
-        [1.0; 3]
     }
 
     /// KHR_materials_dispersion's `dispersion` (see [`GltfMaterial::dispersion`]); on a material
