@@ -759,9 +759,15 @@ impl<'a> Loader<'a> {
             let material = prim.material();
             let gltf_material = self.material(&material)?;
             // Tangents are generated (when the file has none) from the set the material's
-            // normal texture reads.
+            // normal texture reads, or its clear coat's (one tangent frame per vertex: where
+            // the two read different sets, the base's).
             let tangents_from = gltf_material
-                .and_then(|m| self.asset.materials[m].normal_texture.as_ref())
+                .and_then(|m| {
+                    let m = &self.asset.materials[m];
+                    m.normal_texture
+                        .as_ref()
+                        .or(m.clearcoat_normal_texture.as_ref())
+                })
                 .map(|n| n.texture.tex_coord);
             let Some(geometry) = self.geometry(&mesh, &prim, tangents_from)? else {
                 continue;

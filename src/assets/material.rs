@@ -71,6 +71,18 @@ pub struct GltfMaterial {
     pub clearcoat: f32,
     /// KHR_materials_clearcoat's `clearcoatRoughnessFactor` (perceptual; α = r²), in [0, 1].
     pub clearcoat_roughness: f32,
+    /// KHR_materials_clearcoat's `clearcoatTexture` (linear): its R multiplies `clearcoat`.
+    /// `None` where the coat is not drawn (`clearcoat` 0).
+    pub clearcoat_texture: Option<TextureRef>,
+    /// KHR_materials_clearcoat's `clearcoatRoughnessTexture` (linear): its G multiplies
+    /// `clearcoat_roughness`. `None` where the coat is not drawn.
+    pub clearcoat_roughness_texture: Option<TextureRef>,
+    /// KHR_materials_clearcoat's `clearcoatNormalTexture` with its scale: the coat's own
+    /// shading normal. Without it the coat takes the geometry's normal, not the base's
+    /// `normal_texture` (the extension: "no normal mapping is applied to the clear coat
+    /// layer, even if normal mapping is applied to the base material"). `None` where the coat
+    /// is not drawn.
+    pub clearcoat_normal_texture: Option<NormalTexture>,
     /// KHR_materials_specular's `specularFactor` (1 without it), in [0, 1]: the weight of the
     /// dielectric layer (its reflectance `specular · F`; 0 leaves the base alone, the metal
     /// part is not changed; docs/assets.md, "Specular").
@@ -143,6 +155,9 @@ impl Default for GltfMaterial {
             dispersion: 0.0,
             clearcoat: 0.0,
             clearcoat_roughness: 0.0,
+            clearcoat_texture: None,
+            clearcoat_roughness_texture: None,
+            clearcoat_normal_texture: None,
             specular: 1.0,
             specular_texture: None,
             specular_color: [1.0; 3],
@@ -175,6 +190,9 @@ impl GltfMaterial {
             || self.sheen_roughness_texture.is_some()
             || self.iridescence_texture.is_some()
             || self.iridescence_thickness_texture.is_some()
+            || self.clearcoat_texture.is_some()
+            || self.clearcoat_roughness_texture.is_some()
+            || self.clearcoat_normal_texture.is_some()
     }
 
     /// The texture coordinate sets (`n` of TEXCOORD_n) its textures read.
@@ -190,6 +208,9 @@ impl GltfMaterial {
             self.sheen_roughness_texture.as_ref(),
             self.iridescence_texture.as_ref(),
             self.iridescence_thickness_texture.as_ref(),
+            self.clearcoat_texture.as_ref(),
+            self.clearcoat_roughness_texture.as_ref(),
+            self.clearcoat_normal_texture.as_ref().map(|n| &n.texture),
         ]
         .into_iter()
         .flatten()

@@ -54,7 +54,8 @@ pub struct Geometry {
     pub colors: Vec<Vec4>,
     /// Unit tangents (xyz) with the bitangent's sign (w = ±1, bitangent = w · normal ×
     /// tangent), from the file's TANGENT, or MikkTSpace-generated where the primitive's
-    /// material has a normal texture and the file gives none; empty otherwise.
+    /// material has a normal texture (its own or its clear coat's) and the file gives none;
+    /// empty otherwise.
     pub tangents: Vec<Vec4>,
     /// Triangles as vertex indices, counter-clockwise seen from the front (glTF winding).
     pub indices: Vec<[u32; 3]>,

@@ -15,6 +15,7 @@ use super::PathTracer;
 use crate::accel::Hit;
 use crate::camera::Camera;
 use crate::geometry::Ray;
+use crate::materials::{Bsdf, Bxdfs};
 use crate::world::gltf_surface::{GltfSurface, Shaded, SurfacePoint, UvFootprint, TEX_COORD_SETS};
 use crate::world::MaterialDef;
 
@@ -127,6 +128,23 @@ impl PathTracer<'_> {
             s.ns = sh.ns;
         }
         (s, shaded)
+    }
+
+    /// The BSDF at shading point `s` (from [`PathTracer::shaded_surface`]) seen from `wo`,
+    /// of `bxdf`, with a glTF clear coat's own normal where `shaded` has one
+    /// ([`Shaded::coat_ns`]).
+    #[inline(always)]
+    pub(super) fn surface_bsdf<'b>(
+        s: &Surface,
+        wo: Vec3,
+        bxdf: &'b Bxdfs,
+        shaded: Option<&Shaded>,
+    ) -> Bsdf<'b> {
+        let bsdf = Bsdf::new(s.ng_front, s.ns, wo, bxdf);
+        match shaded.and_then(|sh| sh.coat_ns) {
+            Some(n) => bsdf.with_coat_normal(n),
+            None => bsdf,
+        }
     }
 
     /// What `g` reads at `hit`, whose shading point is `s`.

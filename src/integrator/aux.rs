@@ -10,7 +10,6 @@ use super::query::{offset_origin, Meet};
 use super::{Counters, PathTracer, FIRST_BOUNCE_DIM, SAMPLES_PER_BOUNCE};
 use crate::geometry::Ray;
 use crate::lights::Light;
-use crate::materials::Bsdf;
 use crate::sampling::sampler::PixelSampler;
 use crate::world::mask;
 
@@ -89,7 +88,7 @@ impl PathTracer<'_> {
             // non-delta bounce the path tracer uses the unfiltered BxDF.
             let (s, shaded) = self.shaded_surface(&hit, &ray, material, false);
             let bxdf = shaded.as_ref().map_or(&material.bxdf, |sh| &sh.bxdf);
-            let bsdf = Bsdf::new(s.ng_front, s.ns, wo, bxdf);
+            let bsdf = Self::surface_bsdf(&s, wo, bxdf, shaded.as_ref());
             if info.glow {
                 // Unlit text and unlit glTF surfaces show their colour and end the path, as an
                 // emitter does.

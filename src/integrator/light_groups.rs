@@ -20,7 +20,7 @@ use crate::color::luminance;
 use crate::film::LightSample;
 use crate::geometry::Ray;
 use crate::lights::{Light, LightContext};
-use crate::materials::{beer_lambert, Bsdf};
+use crate::materials::beer_lambert;
 use crate::media::Flight;
 use crate::sampling::sampler::PixelSampler;
 use crate::world::{mask, TraceScene};
@@ -204,7 +204,7 @@ impl PathTracer<'_> {
         let wo = -ray.d.normalize();
         let (s, shaded) = self.shaded_surface(&hit, ray, material, false);
         let bxdf = shaded.as_ref().map_or(&material.bxdf, |sh| &sh.bxdf);
-        let bsdf = Bsdf::new(s.ng_front, s.ns, wo, bxdf);
+        let bsdf = Self::surface_bsdf(&s, wo, bxdf, shaded.as_ref());
         // The path loop's guided mixture (`--guiding`), if any.
         let guide_here = self.guide_at(&bsdf, s.p, 0);
         let ng_out = if s.ng_front.dot(wo) >= 0.0 {

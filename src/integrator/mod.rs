@@ -37,7 +37,7 @@ use crate::camera::Camera;
 use crate::color::luminance;
 use crate::geometry::Ray;
 use crate::lights::{Light, LightChoice, LightContext};
-use crate::materials::{beer_lambert, Bsdf};
+use crate::materials::beer_lambert;
 use crate::media::Flight;
 use crate::sampling::sampler::PixelSampler;
 use crate::sampling::Distribution1D;
@@ -546,7 +546,7 @@ impl PathTracer<'_> {
                 None if after_diffuse => &material.filtered,
                 None => &material.bxdf,
             };
-            let bsdf = Bsdf::new(s.ng_front, s.ns, wo, bxdf);
+            let bsdf = Self::surface_bsdf(&s, wo, bxdf, shaded.as_ref());
             // Where a guide was learnt, a rough vertex samples a mixture of it and the BSDF.
             let guide_here = self.guide_at(&bsdf, s.p, segment);
             let ng_out = if s.ng_front.dot(wo) >= 0.0 {

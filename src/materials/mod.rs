@@ -322,6 +322,33 @@ impl Bxdf for Bxdfs {
     }
 }
 
+impl Bxdfs {
+    /// `f_pdf` with a clear coat's own shading normal `coat_n` (unit, in the local frame of
+    /// the base's): a [`Coated`] evaluates its coat in that frame (`coat::tilted`,
+    /// docs/materials.md "A coat's own normal"); every other BxDF has no coat and ignores it.
+    pub fn f_pdf_coat_normal(&self, wo: Vec3, wi: Vec3, coat_n: Vec3) -> (Vec3, f32) {
+        match self {
+            Bxdfs::Coated(c) => c.f_pdf_tilted(wo, wi, coat_n),
+            _ => self.f_pdf(wo, wi),
+        }
+    }
+
+    /// `sample_f` with a clear coat's own shading normal `coat_n` (see
+    /// [`Bxdfs::f_pdf_coat_normal`]).
+    pub fn sample_f_coat_normal(
+        &self,
+        wo: Vec3,
+        uc: f32,
+        u: Vec2,
+        coat_n: Vec3,
+    ) -> Option<BsdfSample> {
+        match self {
+            Bxdfs::Coated(c) => c.sample_f_tilted(wo, uc, u, coat_n),
+            _ => self.sample_f(wo, uc, u),
+        }
+    }
+}
+
 /// The least cosine between `wo` and the shading normal: a shading normal that `wo` is
 /// below, or nearly so (interpolated normals at silhouettes), is bent towards `wo` until this
 /// cosine is reached, so that such points are shaded rather than black.
@@ -349,6 +376,9 @@ pub struct Bsdf<'a> {
     bxdf: &'a Bxdfs,
     /// `bxdf.transmits()`, kept to choose the geometric test without a `match`.
     transmits: bool,
+    /// A clear coat's own shading normal in `frame` (unit), where it is not the frame's
+    /// (see [`Bsdf::with_coat_normal`]).
+    coat_n: Option<Vec3>,
 }
 
 impl<'a> Bsdf<'a> {
@@ -391,6 +421,43 @@ impl<'a> Bsdf<'a> {
             frame: Frame::from_normal(ns),
             bxdf,
             transmits,
+            coat_n: None,
+        }
+    }
+
+    /// This BSDF with a clear coat of world shading normal `n` (unit) unlike the base's: a
+    /// coated BxDF evaluates its coat in `n`'s frame (glTF's `clearcoatNormalTexture`, or a
+    /// base normal map under a coat that keeps the geometry's normal). `n` is flipped to the
+    /// shading normal's side, as the shading normal is to the viewer's; a BxDF without a coat,
+    /// or an `n` that is the shading normal or degenerate, leaves the BSDF as it is.
+    pub fn with_coat_normal(mut self, n: Vec3) -> Bsdf<'a> {
+        if !matches!(self.bxdf, Bxdfs::Coated(_)) {
+            return self;
+        }
+        let n = if n.dot(self.frame.n) < 0.0 { -n } else { n };
+        let local = self.frame.to_local(n).normalize_or_zero();
+        if local == Vec3::ZERO || !local.is_finite() || local.z >= 1.0 {
+            return self;
+        }
+        self.coat_n = Some(local);
+        self
+    }
+
+    /// The local BxDF's `f_pdf` (with the coat's own normal where it has one).
+    #[inline]
+    fn local_f_pdf(&self, lo: Vec3, li: Vec3) -> (Vec3, f32) {
+        match self.coat_n {
+            None => self.bxdf.f_pdf(lo, li),
+            Some(n) => self.bxdf.f_pdf_coat_normal(lo, li, n),
+        }
+    }
+
+    /// The local BxDF's `f` (with the coat's own normal where it has one).
+    #[inline]
+    fn local_f(&self, lo: Vec3, li: Vec3) -> Vec3 {
+        match self.coat_n {
+            None => self.bxdf.f(lo, li),
+            Some(n) => self.bxdf.f_pdf_coat_normal(lo, li, n).0,
         }
     }
 
@@ -435,7 +502,7 @@ impl<'a> Bsdf<'a> {
         if !self.admits(wo, wi, lo, li) {
             return Vec3::ZERO;
         }
-        self.bxdf.f(lo, li)
+        self.local_f(lo, li)
     }
 
     /// Whether `wi` is at or below the geometric plane of a reflecting BxDF: [`Bsdf::f`] is
@@ -453,8 +520,7 @@ impl<'a> Bsdf<'a> {
         if self.transmits {
             return Vec3::ZERO;
         }
-        self.bxdf
-            .f(self.frame.to_local(wo), self.frame.to_local(wi))
+        self.local_f(self.frame.to_local(wo), self.frame.to_local(wi))
     }
 
     /// Draws a world-space `wi`; `None` when the drawn direction is not scattered (including
@@ -464,7 +530,10 @@ impl<'a> Bsdf<'a> {
     #[inline(always)]
     pub fn sample_f(&self, wo: Vec3, uc: f32, u: Vec2) -> Option<BsdfSample> {
         let lo = self.frame.to_local(wo);
-        let s = self.bxdf.sample_f(lo, uc, u)?;
+        let s = match self.coat_n {
+            None => self.bxdf.sample_f(lo, uc, u)?,
+            Some(n) => self.bxdf.sample_f_coat_normal(lo, uc, u, n)?,
+        };
         let wi = self.frame.to_world(s.wi);
         if !self.admits(wo, wi, lo, s.wi) {
             return None;
@@ -481,7 +550,7 @@ impl<'a> Bsdf<'a> {
         if !self.admits(wo, wi, lo, li) {
             return (Vec3::ZERO, 0.0);
         }
-        self.bxdf.f_pdf(lo, li)
+        self.local_f_pdf(lo, li)
     }
 
     /// The density of [`Bsdf::sample_f`] returning `wi`, per steradian: zero where the
@@ -494,7 +563,10 @@ impl<'a> Bsdf<'a> {
         if !self.admits(wo, wi, lo, li) {
             return 0.0;
         }
-        self.bxdf.pdf(lo, li)
+        match self.coat_n {
+            None => self.bxdf.pdf(lo, li),
+            Some(n) => self.bxdf.f_pdf_coat_normal(lo, li, n).1,
+        }
     }
 
     /// `η_i/η_o` of a transmission from `wo` to `wi` (1 for a reflection or a BxDF that does

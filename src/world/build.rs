@@ -479,25 +479,6 @@ impl World {
                         });
                     }
                     let colors = !geom.colors.is_empty();
-                    // COLOR_0 varies the base a coat's tables are built over once.
-                    let what = format!(
-                        "gltf material {} in {}: coat over COLOR_0",
-                        m.label,
-                        mesh.file.display()
-                    );
-                    if colors && m.clearcoat > 0.0 && !capabilities.iter().any(|c| c.what == what) {
-                        capabilities.push(Capability {
-                            message: format!(
-                                "KHR_materials_clearcoat over vertex colours (COLOR_0) is not \
-                                 rendered yet: glTF {} of {} is drawn uncoated there",
-                                m.label,
-                                mesh.file.display()
-                            ),
-                            what,
-                            at: mesh.at.clone(),
-                            count: 1,
-                        });
-                    }
                     // COLOR_0 varies a metal's F0, which the film's conductor tables are
                     // built over once (a metal-free base may vary under the film).
                     let what = format!(

@@ -15,9 +15,13 @@
 //!   specularTexture's A` → [`Plain::tinted`] (docs/assets.md, "Specular");
 //! - emission = `emissiveFactor` × `emissiveTexture` (sRGB) × `emissiveStrength`;
 //! - the normal texture bends the shading normal in the tangent frame;
-//! - KHR_materials_clearcoat: `clearcoatFactor`, `clearcoatRoughnessFactor` → a [`Coated`]
-//!   of ior 1.5 over the `plain` base, where the base's BSDF inputs are constant (the coat's
-//!   tables are built once per material, not per hit);
+//! - KHR_materials_clearcoat: `clearcoatFactor` × `clearcoatTexture`'s R,
+//!   `clearcoatRoughnessFactor` × `clearcoatRoughnessTexture`'s G → a [`Coated`] of ior 1.5
+//!   over the `plain` base: built once per material where neither the coat nor its base
+//!   varies (with its compensation and horizon lobes), else per hit ([`Coated::per_hit`],
+//!   without them); `clearcoatNormalTexture` (with its scale) bends the coat's own normal,
+//!   which is the geometry's without it, whatever `normalTexture` does to the base's
+//!   ([`Shaded::coat_ns`]);
 //! - KHR_materials_sheen: `sheenColorFactor` × `sheenColorTexture` (sRGB),
 //!   `sheenRoughnessFactor` × `sheenRoughnessTexture`'s A → a [`Sheened`] layer (Charlie,
 //!   coloured) over the `plain`, built per hit where the base or the sheen varies (its albedo
@@ -90,6 +94,10 @@ pub struct Shaded {
     pub emission: Vec3,
     /// The shading normal, bent by the normal texture, unit.
     pub ns: Vec3,
+    /// A clear coat's own shading normal (unit) where it is not `ns`: bent by
+    /// `clearcoatNormalTexture`, or the geometry's under a normal-mapped base. The BSDF then
+    /// evaluates the coat in its frame (`materials::Bsdf::with_coat_normal`).
+    pub coat_ns: Option<Vec3>,
 }
 
 /// A glTF material whose parameters vary over the surface (textures, vertex colours).
@@ -103,8 +111,8 @@ pub struct GltfSurface {
     /// `[trace] filter_glossy`: the least roughness after a diffuse bounce.
     filter_glossy: f32,
     /// A BSDF and its filtered copy built once, where only the shading normal and emission
-    /// vary: a clear-coated material (the loader draws no coat over a varying base), or one
-    /// under a film whose inputs are all constant.
+    /// vary: a clear-coated material whose coat and base are constant (else the coat is built
+    /// per hit, [`Coated::per_hit`]), or one under a film whose inputs are all constant.
     fixed: Option<(Bxdfs, Bxdfs)>,
     /// KHR_materials_iridescence with a texture or a varying (metal-free) base: the film's
     /// materials by thickness level, and their filtered copies (the same `Arc` where
@@ -121,7 +129,7 @@ impl GltfSurface {
 
     /// Whether the shading normal is bent (a normal texture): the hit's tangent is then read.
     pub fn normal_mapped(&self) -> bool {
-        self.material.normal_texture.is_some()
+        self.material.normal_texture.is_some() || self.material.clearcoat_normal_texture.is_some()
     }
 
     /// Whether COLOR_0 is read.
@@ -154,6 +162,7 @@ impl GltfSurface {
                 bxdf: unlit_bxdf(),
                 emission: base,
                 ns: at.ns,
+                coat_ns: None,
             };
         }
         let (mut metallic, mut roughness) = (m.metallic, m.roughness);
@@ -178,6 +187,16 @@ impl GltfSurface {
             }
             None => at.ns,
         };
+        // KHR_materials_clearcoat's own normal: its texture bends the geometry's normal, and
+        // without one the coat keeps the geometry's, not the base's bent one.
+        let coat_ns = match &m.clearcoat_normal_texture {
+            Some(n) if m.clearcoat > 0.0 => {
+                let s = look(&n.texture, Decode::Linear);
+                bend(at.ns, at.tangent, s.truncate(), n.scale)
+            }
+            _ => at.ns,
+        };
+        let coat_ns = (m.clearcoat > 0.0 && coat_ns != ns).then_some(coat_ns);
         let filmed = self.film.as_ref().and_then(|(v, vf)| {
             // KHR_materials_iridescence: factor × the texture's R, and the thickness
             // fraction the thickness texture's G (1, the maximum, without it).
@@ -211,7 +230,36 @@ impl GltfSurface {
                 if let Some(t) = &m.specular_color_texture {
                     color *= look(t, Decode::Srgb).truncate();
                 }
+                if m.clearcoat > 0.0 && (color.x != color.y || color.y != color.z) {
+                    // Grey at its luminance under a coat, as `gltf_material_def` draws a tint.
+                    color = Vec3::splat(crate::color::luminance(color));
+                }
                 let f0 = layer_f0(self.f0_ior, color);
+                // KHR_materials_clearcoat: factor × texture (R weight, G roughness); a texel
+                // of weight 0 is the uncoated base.
+                let mut coat = m.clearcoat;
+                if coat > 0.0 {
+                    if let Some(t) = &m.clearcoat_texture {
+                        coat *= look(t, Decode::Linear).x;
+                    }
+                }
+                if coat > 0.0 {
+                    let mut coat_roughness = m.clearcoat_roughness;
+                    if let Some(t) = &m.clearcoat_roughness_texture {
+                        coat_roughness *= look(t, Decode::Linear).y;
+                    }
+                    if filtered {
+                        coat_roughness = coat_roughness.max(self.filter_glossy);
+                    }
+                    let plain = layered_plain(base, roughness, metallic, f0, weight);
+                    let coated = Coated::per_hit(plain, coat, coat_roughness, DEFAULT_IOR);
+                    return Shaded {
+                        bxdf: Bxdfs::Coated(coated),
+                        emission,
+                        ns,
+                        coat_ns,
+                    };
+                }
                 // KHR_materials_sheen: factor × texture, colour sRGB RGB and roughness linear
                 // A (the loader leaves the factor black, without textures, where it is not
                 // drawn; black is no sheen, so its textures are not looked up).
@@ -234,7 +282,12 @@ impl GltfSurface {
                 gltf_bxdf(base, roughness, metallic, layer, m)
             }
         };
-        Shaded { bxdf, emission, ns }
+        Shaded {
+            bxdf,
+            emission,
+            ns,
+            coat_ns,
+        }
     }
 }
 
@@ -379,9 +432,8 @@ pub(super) fn gltf_material_def(
         };
     }
     // KHR_materials_clearcoat: the coat's index is glTF's fixed 1.5, whatever
-    // KHR_materials_ior gives the base. COLOR_0 varies the base, so a coat over it is not
-    // drawn (named by the world's build).
-    let coat = if vertex_colors { 0.0 } else { m.clearcoat };
+    // KHR_materials_ior gives the base.
+    let coat = m.clearcoat;
     let plain = |roughness: f32, coat_roughness: f32| {
         if coat > 0.0 {
             Bxdfs::Coated(Coated::new(
@@ -460,7 +512,8 @@ pub(super) fn gltf_material_def(
         };
         (v, vf)
     });
-    let fixed = coat > 0.0 || (!film_varies && matches!(bxdf, Bxdfs::Iridescent(_)));
+    let fixed = (coat > 0.0 && !coat_varies(m, vertex_colors))
+        || (!film_varies && matches!(bxdf, Bxdfs::Iridescent(_)));
     let surface = (m.textured() || vertex_colors).then(|| {
         Arc::new(GltfSurface {
             material: m.clone(),
@@ -493,6 +546,19 @@ pub(super) fn gltf_material_def(
         subsurface: None,
         surface,
     }
+}
+
+/// Whether a clear-coated material's coat or base varies over the surface (the coat's weight
+/// or roughness texture; a base colour, metallic-roughness or specular texture; COLOR_0): its
+/// [`Coated`] is then built at each hit. Normal and emissive textures leave the BSDF constant.
+fn coat_varies(m: &GltfMaterial, vertex_colors: bool) -> bool {
+    vertex_colors
+        || m.clearcoat_texture.is_some()
+        || m.clearcoat_roughness_texture.is_some()
+        || m.base_color_texture.is_some()
+        || m.metallic_roughness_texture.is_some()
+        || m.specular_texture.is_some()
+        || m.specular_color_texture.is_some()
 }
 
 /// What a primitive with COLOR_0 and no glTF material is drawn with: white times its vertex

@@ -1184,7 +1184,7 @@ fn gltf_transmission_builds_a_translucent_body_with_the_volumes_attenuation() {
 
 /// KHR_materials_clearcoat is the library's coat (`Coated`) of glTF's fixed ior 1.5 over the
 /// material's `plain`, whatever KHR_materials_ior gives the base; factor 0 is the uncoated
-/// material bit for bit; over COLOR_0 it is not drawn.
+/// material bit for bit; over COLOR_0 it is built per hit.
 #[test]
 fn gltf_clearcoat_is_the_coat_of_ior_one_and_a_half_over_plain() {
     use super::gltf_surface::{f0_of_ior, gltf_material_def};
@@ -1236,9 +1236,10 @@ fn gltf_clearcoat_is_the_coat_of_ior_one_and_a_half_over_plain() {
     );
     assert!(matches!(a.bxdf, Bxdfs::Plain(_)));
     assert_eq!((a.bxdf, a.filtered), (b.bxdf, b.filtered));
-    // Over vertex colours the base varies per hit: uncoated (the build names it).
+    // Over vertex colours the base varies per hit: coated, its coat built at each hit.
     let c = gltf_material_def(&m, true, 0.0);
-    assert!(matches!(c.bxdf, Bxdfs::Plain(_)), "{:?}", c.bxdf);
+    assert!(matches!(c.bxdf, Bxdfs::Coated(_)), "{:?}", c.bxdf);
+    assert!(c.surface.is_some());
 }
 
 /// KHR_materials_specular: the plain's dielectric layer takes F0 = min(F0(ior) · colour, 1)

@@ -2,7 +2,7 @@
 //! their samplers, TEXCOORD_n and KHR_texture_transform, and the extensions drawn
 //! (KHR_materials_emissive_strength, KHR_materials_ior, KHR_materials_transmission,
 //! KHR_materials_volume; docs/materials.md, "glTF transmission"; KHR_materials_unlit,
-//! docs/assets.md "Unlit"; KHR_materials_clearcoat's factors, docs/assets.md "Clear coat"; KHR_materials_specular,
+//! docs/assets.md "Unlit"; KHR_materials_clearcoat, docs/assets.md "Clear coat"; KHR_materials_specular,
 //! "Specular"; KHR_materials_sheen, "Sheen"; KHR_materials_iridescence, "Iridescence"). Everything a material holds that
 //! the bake does not draw is named once per file, by topic (`Loader::name_once`), with the
 //! first material met.
@@ -39,6 +39,15 @@ struct Specular {
     color: [f32; 3],
     texture: Option<TextureRef>,
     color_texture: Option<TextureRef>,
+}
+
+/// KHR_materials_clearcoat as read: see [`GltfMaterial::clearcoat`] and its neighbours.
+struct Clearcoat {
+    factor: f32,
+    roughness: f32,
+    texture: Option<TextureRef>,
+    roughness_texture: Option<TextureRef>,
+    normal_texture: Option<NormalTexture>,
 }
 
 /// KHR_materials_sheen as read: see [`GltfMaterial::sheen_color`] and its neighbours.
@@ -197,20 +206,20 @@ impl<'a> Loader<'a> {
                 scale: num(raw.pointer("/normalTexture/scale"), 1.0),
             });
         let mut specular = self.specular(&raw, transmission > 0.0, &label)?;
-        let varies = base_color_texture.is_some()
-            || metallic_roughness_texture.is_some()
-            || specular.texture.is_some()
-            || specular.color_texture.is_some();
-        let (clearcoat, clearcoat_roughness) =
-            self.clearcoat(ext, transmission > 0.0, varies, &label);
-        let specular_color = self.specular_color_under_coat(specular.color, clearcoat, &label);
+        let coat = self.clearcoat(&raw, transmission > 0.0, &label)?;
+        let specular_color = self.specular_color_under_coat(
+            specular.color,
+            specular.color_texture.is_some(),
+            coat.factor,
+            &label,
+        );
         let not_filmed = if ior == 0.0 {
             Some(NotFilmed::NothingEnters)
         } else if transmission > 0.0 {
             Some(NotFilmed::Because(
                 "on a transmitting material (KHR_materials_transmission)",
             ))
-        } else if clearcoat > 0.0 {
+        } else if coat.factor > 0.0 {
             Some(NotFilmed::Because(
                 "under a clear coat (KHR_materials_clearcoat)",
             ))
@@ -234,7 +243,7 @@ impl<'a> Loader<'a> {
         } else {
             specular_color
         };
-        let sheen = self.sheen(&raw, transmission > 0.0, clearcoat > 0.0, filmed, &label)?;
+        let sheen = self.sheen(&raw, transmission > 0.0, coat.factor > 0.0, filmed, &label)?;
         let m = GltfMaterial {
             label,
             base_color,
@@ -249,8 +258,11 @@ impl<'a> Loader<'a> {
             transmission,
             attenuation,
             dispersion,
-            clearcoat,
-            clearcoat_roughness,
+            clearcoat: coat.factor,
+            clearcoat_roughness: coat.roughness,
+            clearcoat_texture: coat.texture,
+            clearcoat_roughness_texture: coat.roughness_texture,
+            clearcoat_normal_texture: coat.normal_texture,
             specular: specular.factor,
             specular_texture: specular.texture,
             specular_color,
@@ -430,60 +442,33 @@ impl<'a> Loader<'a> {
         );
     }
 
-    /// KHR_materials_clearcoat's `clearcoatFactor` and `clearcoatRoughnessFactor` (see
-    /// [`GltfMaterial::clearcoat`]); `transmits`: the material has a transmitted share;
-    /// `varies`: its base's BSDF inputs are textured. What is not drawn is named once per
-    /// file: the coat's textures (its factors are drawn over the whole surface), its own
-    /// normal texture (the coat shares the base's shading normal), and a coat over a
-    /// transmitting or textured base (drawn uncoated: factor 0).
+    /// KHR_materials_clearcoat's factors and textures (see [`GltfMaterial::clearcoat`] and
+    /// its neighbours); `transmits`: the material has a transmitted share. A coat over a
+    /// transmitting base is named once per file and drawn uncoated (factor 0, no textures).
     fn clearcoat(
         &mut self,
-        ext: Option<&Value>,
+        raw: &Value,
         transmits: bool,
-        varies: bool,
         label: &str,
-    ) -> (f32, f32) {
-        let Some(c) = ext.and_then(|e| e.get("KHR_materials_clearcoat")) else {
-            return (0.0, 0.0);
+    ) -> Result<Clearcoat, Failure> {
+        let none = Clearcoat {
+            factor: 0.0,
+            roughness: 0.0,
+            texture: None,
+            roughness_texture: None,
+            normal_texture: None,
+        };
+        let Some(c) = raw.pointer("/extensions/KHR_materials_clearcoat") else {
+            return Ok(none);
         };
         let factor = unit(num(c.get("clearcoatFactor"), 0.0), 0.0);
         let roughness = unit(num(c.get("clearcoatRoughnessFactor"), 0.0), 0.0);
         // A coat of weight 0 is no coat, whatever its textures say (factor × texture).
         if factor <= 0.0 {
-            return (0.0, 0.0);
+            return Ok(none);
         }
-        for (key, why) in [
-            (
-                "clearcoatTexture",
-                "its clearcoatFactor is drawn over the whole surface",
-            ),
-            (
-                "clearcoatRoughnessTexture",
-                "its clearcoatRoughnessFactor is drawn over the whole surface",
-            ),
-            (
-                "clearcoatNormalTexture",
-                "the coat shares the base's shading normal",
-            ),
-        ] {
-            if c.get(key).is_some() {
-                self.name_once(
-                    key,
-                    format!(
-                        "KHR_materials_clearcoat's {key} is not rendered yet (first met on \
-                         {label}): {why}"
-                    ),
-                );
-            }
-        }
-        let not_under = if transmits {
-            Some("a transmitting base (KHR_materials_transmission)")
-        } else if varies {
-            Some("a textured base (baseColorTexture, metallicRoughnessTexture)")
-        } else {
-            None
-        };
-        if let Some(base) = not_under {
+        if transmits {
+            let base = "a transmitting base (KHR_materials_transmission)";
             self.name_once(
                 &format!("clearcoat over {base}"),
                 format!(
@@ -491,9 +476,26 @@ impl<'a> Loader<'a> {
                      {label}): the material is drawn uncoated"
                 ),
             );
-            return (0.0, 0.0);
+            return Ok(none);
         }
-        (factor, roughness)
+        let at = "/extensions/KHR_materials_clearcoat";
+        let normal_texture = self
+            .texture_slot(raw, &format!("{at}/clearcoatNormalTexture"), label)?
+            .map(|texture| NormalTexture {
+                texture,
+                scale: num(c.pointer("/clearcoatNormalTexture/scale"), 1.0),
+            });
+        Ok(Clearcoat {
+            factor,
+            roughness,
+            texture: self.texture_slot(raw, &format!("{at}/clearcoatTexture"), label)?,
+            roughness_texture: self.texture_slot(
+                raw,
+                &format!("{at}/clearcoatRoughnessTexture"),
+                label,
+            )?,
+            normal_texture,
+        })
     }
 
     /// KHR_materials_specular's factors and textures (see [`GltfMaterial::specular`],
@@ -552,23 +554,31 @@ impl<'a> Loader<'a> {
     }
 
     /// `color`, KHR_materials_specular's colour, kept as authored; under a clear coat of
-    /// weight `clearcoat` it is named once per file, because the coat's compensation lobe
-    /// takes an untinted base layer, so the world draws a tinted one grey at its luminance
-    /// there (`world::gltf_surface`; the loader names no colour science).
+    /// weight `clearcoat` a tinted one, or one with a `specularColorTexture` (`textured`), is
+    /// named once per file, because the coat's compensation lobe takes an untinted base
+    /// layer, so the world draws the colour (factor × texture) grey at its luminance there
+    /// (`world::gltf_surface`; the loader names no colour science).
     fn specular_color_under_coat(
         &mut self,
         color: [f32; 3],
+        textured: bool,
         clearcoat: f32,
         label: &str,
     ) -> [f32; 3] {
-        if clearcoat <= 0.0 || (color[0] == color[1] && color[1] == color[2]) {
+        let tinted = color[0] != color[1] || color[1] != color[2];
+        if clearcoat <= 0.0 || !(tinted || textured) {
             return color;
         }
+        let key = if tinted {
+            "specularColorFactor"
+        } else {
+            "specularColorTexture"
+        };
         self.name_once(
             "specular colour under a coat",
             format!(
-                "KHR_materials_specular's specularColorFactor under a clear coat is not \
-                 rendered yet (first met on {label}): its luminance is drawn, untinted"
+                "KHR_materials_specular's {key} under a clear coat is not rendered yet (first \
+                 met on {label}): its luminance is drawn, untinted"
             ),
         );
         color
@@ -691,6 +701,9 @@ impl<'a> Loader<'a> {
             "iridescenceThicknessTexture" => {
                 "KHR_materials_iridescence iridescenceThicknessTexture"
             }
+            "clearcoatTexture" => "KHR_materials_clearcoat clearcoatTexture",
+            "clearcoatRoughnessTexture" => "KHR_materials_clearcoat clearcoatRoughnessTexture",
+            "clearcoatNormalTexture" => "KHR_materials_clearcoat clearcoatNormalTexture",
             other => other,
         };
         let doc = self.doc;
