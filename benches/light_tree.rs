@@ -77,6 +77,7 @@ fn contexts() -> Vec<(LightContext, f32)> {
                 ),
                 ns,
                 ng: Some(ns),
+                narrow: false,
             };
             (ctx, hash01(11_000 + i))
         })

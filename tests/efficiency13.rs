@@ -6,7 +6,8 @@
 //! `E13_ROOM=/tmp/frozen-room/scenes/room.scene.toml E13_SPP=16 E13_SEEDS=2 taskset -c 1
 //! cargo test --release --test efficiency13 -- --ignored --nocapture`; `E13_CONFIGS` picks
 //! the rows (comma-separated names of [`CONFIGS`]), `E13_SIZE=WxH` and `E13_REFERENCE` (an
-//! EXR of that size) measure another size; `E13_WRITE=DIR` keeps every render as an EXR.
+//! EXR of that size) measure another size; `E13_WRITE=DIR` keeps every render as an EXR;
+//! `E13_FIRST_SEED` starts the seeds elsewhere than 1.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -19,19 +20,32 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The rows: a name, the light choice (`None`: by power; `Some(s)`: the guided choice with
-/// tree share `s`, the tree used whatever the number of lights), and whether guiding is on.
-const CONFIGS: &[(&str, Option<f32>, bool)] = &[
-    ("off", None, false),
-    ("default", Some(-1.0), false),
-    ("guided", Some(0.0), false),
-    ("tree0.5", Some(0.5), false),
-    ("tree1", Some(1.0), false),
-    ("power+guiding", None, true),
-    ("default+guiding", Some(-1.0), true),
-    ("tree0.5+guiding", Some(0.5), true),
-    ("tree1+guiding", Some(1.0), true),
-];
+/// A row: the light choice (`None`: by power; `Some([s, n])`: the guided choice with tree share
+/// `s`, `n` at vertices with a narrow lobe, the tree used whatever the number of lights;
+/// `Some([-1, -1])`: the default), and whether guiding is on, from its name: `off`, `default`,
+/// `guided` (tree share 0), `treeS` (tree share S at every vertex) or `treeS:N` (S, and N at
+/// vertices with a narrow lobe), each optionally followed by `+guiding`: e.g.
+/// `tree1:0.5+guiding`.
+fn config(name: &str) -> (Option<[f32; 2]>, bool) {
+    let (choice, guiding) = match name.strip_suffix("+guiding") {
+        Some(r) => (r, true),
+        None => (name, false),
+    };
+    let choice = match choice {
+        "off" | "power" => None,
+        "default" => Some([-1.0; 2]),
+        "guided" => Some([0.0; 2]),
+        c => {
+            let shares = c
+                .strip_prefix("tree")
+                .unwrap_or_else(|| panic!("row {name}"));
+            let (s, n) = shares.split_once(':').unwrap_or((shares, shares));
+            let parse = |v: &str| -> f32 { v.parse().unwrap_or_else(|_| panic!("row {name}")) };
+            Some([parse(s), parse(n)])
+        }
+    };
+    (choice, guiding)
+}
 
 fn var<T: std::str::FromStr>(name: &str, default: T) -> T {
     std::env::var(name)
@@ -105,14 +119,14 @@ fn measure_flagship_efficiency() {
     );
     let spp: u32 = var("E13_SPP", 16);
     let seeds: u64 = var("E13_SEEDS", 2);
+    // `E13_FIRST_SEED=S` starts the seeds at S (to look again at one seed's render).
+    let first_seed: u64 = var("E13_FIRST_SEED", 1);
     let wanted = std::env::var("E13_CONFIGS").unwrap_or_else(|_| "off,tree1,tree1+guiding".into());
     let configs: Vec<_> = wanted
         .split(',')
         .map(|n| {
-            *CONFIGS
-                .iter()
-                .find(|c| c.0 == n.trim())
-                .unwrap_or_else(|| panic!("no configuration {n}"))
+            let (choice, guiding) = config(n.trim());
+            (n.trim().to_string(), choice, guiding)
         })
         .collect();
     eprintln!("training (rows with guiding): {:?}", training());
@@ -124,7 +138,7 @@ fn measure_flagship_efficiency() {
     let n = configs.len();
     let (mut rel, mut secs, mut mean) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
     let mut walls = vec![0.0; n];
-    for seed in 1..=seeds {
+    for seed in first_seed..first_seed + seeds {
         let settings = Settings {
             spp,
             seed,
@@ -132,14 +146,15 @@ fn measure_flagship_efficiency() {
             ..Settings::default()
         };
         // Every row of a seed, then the next seed: load drifts over all rows alike.
-        for (i, &(name, choice, guiding)) in configs.iter().enumerate() {
+        for (i, (name, choice, guiding)) in configs.iter().enumerate() {
+            let (choice, guiding) = (*choice, *guiding);
             let t0 = Instant::now();
             let c0 = cpu_seconds();
             let mut tracer = match choice {
                 None => PathTracer::by_power(&world.trace, &world.camera, settings),
-                Some(s) if s < 0.0 => PathTracer::new(&world.trace, &world.camera, settings),
+                Some(s) if s[0] < 0.0 => PathTracer::new(&world.trace, &world.camera, settings),
                 Some(s) => {
-                    PathTracer::with_tree_share_from(&world.trace, &world.camera, settings, s, 1)
+                    PathTracer::with_tree_shares(&world.trace, &world.camera, settings, s, 1)
                 }
             };
             if guiding {
@@ -173,8 +188,11 @@ fn measure_flagship_efficiency() {
     }
     let eff0 = 1.0 / (rel[0] * secs[0]);
     eprintln!(
-        "{} at {}x{}, {spp} spp, seeds 1..={seeds}; | row | relMSE | CPU s | wall s | mean/ref | efficiency (CPU s) against the first row |",
-        scene_file, size[0], size[1]
+        "{} at {}x{}, {spp} spp, seeds {first_seed}..{}; | row | relMSE | CPU s | wall s | mean/ref | efficiency (CPU s) against the first row |",
+        scene_file,
+        size[0],
+        size[1],
+        first_seed + seeds
     );
     for (i, c) in configs.iter().enumerate() {
         let eff = 1.0 / (rel[i] * secs[i]);

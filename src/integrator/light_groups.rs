@@ -218,7 +218,14 @@ impl PathTracer<'_> {
         let here = LightContext {
             p: s.p,
             ns: s.ns,
-            ng: (!bsdf.bxdf().transmits()).then_some(ng_out),
+            ng: (!bsdf.bxdf().transmits()).then(|| {
+                super::horizon(
+                    &bsdf,
+                    ng_out,
+                    material.surface.as_ref().is_some_and(|g| g.normal_mapped()),
+                )
+            }),
+            narrow: super::narrow(bsdf.bxdf()),
         };
 
         // Next-event estimation, as the path loop's at segment 0 (where no earlier shadow ray

@@ -37,7 +37,7 @@ use crate::camera::Camera;
 use crate::color::luminance;
 use crate::geometry::Ray;
 use crate::lights::{Light, LightChoice, LightContext};
-use crate::materials::beer_lambert;
+use crate::materials::{beer_lambert, Bsdf, Bxdfs};
 use crate::media::Flight;
 use crate::sampling::sampler::PixelSampler;
 use crate::sampling::Distribution1D;
@@ -82,10 +82,42 @@ const SAMPLES_PER_BOUNCE: u32 = 8;
 const FIRST_BOUNCE_DIM: u32 = 4;
 
 /// The share of the positioned lights' pick probability that follows the light tree (the rest
-/// follows the guided, point-independent distribution); docs/rendering.md has the
-/// measurements behind it (1 beats 0.5 on the hall and on the flagship, and loses on the
-/// materials scene, whose emissive ball is 9,024 triangles: 38 % more noise at equal spp).
-pub const TREE_SHARE: f32 = 0.5;
+/// follows the guided, point-independent distribution) at a vertex whose BSDF has no narrow
+/// lobe; docs/rendering.md has the measurements behind it.
+pub const TREE_SHARE: f32 = 1.0;
+
+/// The tree's share at a vertex whose BSDF has a narrow lobe ([`narrow`]): there the guided
+/// half bounds the pick probability of a light in the lobe from below, which the BSDF-blind
+/// tree does not (docs/rendering.md, the materials scene's fireflies at share 1).
+pub const NARROW_TREE_SHARE: f32 = 0.5;
+
+/// The roughness (`√α`) under which a glossy lobe counts as narrow: at α = 0.01 a GGX lobe's
+/// peak density is 1/(πα²) ≈ 3,200 per steradian, three orders of magnitude above a diffuse
+/// surface's 1/π, so a light the lobe points at gives a thousand times what the tree's
+/// importance (which knows the receiver's cosine, not its BSDF) prepared for.
+pub const NARROW_ROUGHNESS: f32 = 0.1;
+
+/// Whether a vertex of this BxDF has a narrow lobe for the light choice: a clear coat (its
+/// coat is its own, usually smooth, lobe), or a surface drawn with a roughness below
+/// [`NARROW_ROUGHNESS`] (glass and liquid, chrome, smooth plastics and metals).
+#[inline]
+pub fn narrow(bxdf: &Bxdfs) -> bool {
+    matches!(bxdf, Bxdfs::Coated(_)) || bxdf.roughness() < NARROW_ROUGHNESS
+}
+
+/// The normal of a reflecting vertex's horizon for the light choice (no light from below it
+/// is reflected): the BSDF's shading normal where no texture bends it, so that light below the
+/// flat triangle's plane which the terminator fix (terminator.rs) lets in is still picked
+/// (every reflecting lobe is zero below its shading hemisphere); the geometric normal `ng_out`
+/// under a bent normal (`normal_mapped`), where the geometric plane cuts the lobe instead.
+#[inline(always)]
+fn horizon(bsdf: &Bsdf<'_>, ng_out: Vec3, normal_mapped: bool) -> Vec3 {
+    if normal_mapped {
+        ng_out
+    } else {
+        bsdf.shading_normal()
+    }
+}
 
 fn power_heuristic(a: f32, b: f32) -> f32 {
     let (a2, b2) = (a * a, b * b);
@@ -126,35 +158,44 @@ impl<'w> PathTracer<'w> {
     /// A path tracer for `scene` seen by `camera`. Lights are picked by what they light in
     /// view where a fixed pre-pass through `camera` can tell (see `guide.rs`: a function of
     /// the scene and camera alone, whatever the settings), by power otherwise; a share
-    /// [`TREE_SHARE`] of the positioned lights' picks follows the light tree.
+    /// [`TREE_SHARE`] of the positioned lights' picks follows the light tree
+    /// ([`NARROW_TREE_SHARE`] at vertices with a narrow lobe).
     pub fn new(scene: &'w TraceScene, camera: &Camera, settings: Settings) -> PathTracer<'w> {
-        PathTracer::with_tree_share(scene, camera, settings, TREE_SHARE)
+        PathTracer::with_tree_shares(
+            scene,
+            camera,
+            settings,
+            [TREE_SHARE, NARROW_TREE_SHARE],
+            crate::lights::choice::MIN_TREE_LIGHTS,
+        )
     }
 
     /// [`Self::new`] with the tree's share of the positioned lights' picks given, in [0, 1]
-    /// (0: the guided distribution alone); for measuring and testing the choice.
+    /// (0: the guided distribution alone), the same at every vertex; for measuring and testing
+    /// the choice.
     pub fn with_tree_share(
         scene: &'w TraceScene,
         camera: &Camera,
         settings: Settings,
         tree_share: f32,
     ) -> PathTracer<'w> {
-        PathTracer::with_tree_share_from(
+        PathTracer::with_tree_shares(
             scene,
             camera,
             settings,
-            tree_share,
+            [tree_share; 2],
             crate::lights::choice::MIN_TREE_LIGHTS,
         )
     }
 
-    /// [`Self::with_tree_share`] with the tree used from `min_lights` positioned lights on
+    /// [`Self::new`] with the tree's shares `[s, s_narrow]` given (`s_narrow` at vertices with
+    /// a narrow lobe, [`narrow`]) and the tree used from `min_lights` positioned lights on
     /// ([`crate::lights::choice::MIN_TREE_LIGHTS`] by default; for measuring scenes with fewer).
-    pub fn with_tree_share_from(
+    pub fn with_tree_shares(
         scene: &'w TraceScene,
         camera: &Camera,
         settings: Settings,
-        tree_share: f32,
+        tree_shares: [f32; 2],
         min_lights: usize,
     ) -> PathTracer<'w> {
         let mut tracer = PathTracer::with_light_choice(scene, scene.light_power.clone(), settings);
@@ -165,7 +206,7 @@ impl<'w> PathTracer<'w> {
             fixed,
             &scene.lights,
             &scene.light_tree,
-            tree_share,
+            tree_shares,
             min_lights,
         );
         tracer.footprint = Some(attributes::CameraFootprint::new(camera, settings.spp));
@@ -319,6 +360,7 @@ impl PathTracer<'_> {
             p: ray.o,
             ns: Vec3::Z,
             ng: None,
+            narrow: false,
         };
         let mut prev_pdf = 0.0f32;
         let mut prev_specular = true;
@@ -415,6 +457,7 @@ impl PathTracer<'_> {
                             p,
                             ns: Vec3::ZERO,
                             ng: None,
+                            narrow: false,
                         };
                         let ld = self.haze_light(
                             medium, sampler, index, segment, &here, d_in, u_pick.x, u_light,
@@ -564,7 +607,14 @@ impl PathTracer<'_> {
             let here = LightContext {
                 p: s.p,
                 ns: s.ns,
-                ng: (!bsdf.bxdf().transmits()).then_some(ng_out),
+                ng: (!bsdf.bxdf().transmits()).then(|| {
+                    horizon(
+                        &bsdf,
+                        ng_out,
+                        material.surface.as_ref().is_some_and(|g| g.normal_mapped()),
+                    )
+                }),
+                narrow: narrow(bsdf.bxdf()),
             };
             let picked = if self.scene.lights.is_empty() {
                 None
@@ -725,5 +775,34 @@ impl PathTracer<'_> {
     /// what the depth plate reads along the pixel-centre camera ray.
     pub fn first_drawn_t(&self, ray: &Ray) -> Option<f32> {
         self.first_drawn(ray).map(|(t, _)| t)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::materials::{Coated, Conductor, Eon, Glass, Plain};
+
+    /// Which vertices keep the guided half of the light choice: the smooth and the coated,
+    /// not the rough (the flagship's surfaces, roughness 0.12–1, none of them coated).
+    #[test]
+    fn narrow_lobes_are_the_smooth_and_the_coated() {
+        let grey = Vec3::splat(0.5);
+        let plastic = |r: f32| Bxdfs::Plain(Plain::new(grey, r, 0.0, 0.04));
+        let metal = |r: f32| Bxdfs::Conductor(Conductor::new(Vec3::splat(0.9), r));
+        assert!(narrow(&metal(0.05)), "chrome");
+        assert!(narrow(&plastic(0.05)));
+        assert!(narrow(&Bxdfs::Glass(Glass::new(1.5, 0.0, Vec3::ONE))));
+        assert!(narrow(&Bxdfs::Coated(Coated::new(
+            Plain::new(grey, 0.6, 0.0, 0.04),
+            1.0,
+            0.03,
+            1.5
+        ))));
+        assert!(!narrow(&metal(0.35)));
+        assert!(!narrow(&plastic(0.12)), "the flagship's ceramics");
+        assert!(!narrow(&plastic(1.0)));
+        assert!(!narrow(&Bxdfs::Glass(Glass::new(1.5, 0.5, Vec3::ONE))));
+        assert!(!narrow(&Bxdfs::RoughDiffuse(Eon::new(grey, 0.9))));
     }
 }

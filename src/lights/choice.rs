@@ -9,7 +9,8 @@
 //! (its visibility knowledge, which the tree has not). For a positioned light `l`:
 //!
 //! `pmf(l | x) = q · ((1 − s) · fixed(l) / q + s · tree(l | x))`, with `q` the fixed
-//! distribution's total over positioned lights and `s` the tree share;
+//! distribution's total over positioned lights and `s` the tree share, which is smaller at a
+//! receiver whose BSDF has a narrow lobe ([`LightContext::narrow`]; the integrator decides);
 //!
 //! for the sun or sky `pmf(l | x) = fixed(l)`. Every light with power keeps a positive
 //! probability where it can light the point, so the estimator is unbiased; the mixture
@@ -27,6 +28,8 @@ pub struct LightChoice {
     /// The share `s` of the positioned lights' probability that follows the tree; 0 keeps
     /// the fixed distribution alone.
     tree_share: f32,
+    /// The share at a receiver with a narrow lobe ([`LightContext::narrow`]).
+    narrow_share: f32,
     /// The fixed distribution's total over the lights in the tree (`q`).
     in_tree: f32,
     /// The fixed distribution restricted to the lights in the tree, and their indices.
@@ -43,6 +46,7 @@ impl LightChoice {
         LightChoice {
             fixed,
             tree_share: 0.0,
+            narrow_share: 0.0,
             in_tree: 0.0,
             local: None,
             other: None,
@@ -60,24 +64,28 @@ impl LightChoice {
         tree: &LightTree,
         tree_share: f32,
     ) -> LightChoice {
-        LightChoice::with_tree_from(fixed, lights, tree, tree_share, MIN_TREE_LIGHTS)
+        LightChoice::with_tree_from(fixed, lights, tree, [tree_share; 2], MIN_TREE_LIGHTS)
     }
 
-    /// [`Self::with_tree`] where the tree is used from `min_lights` positioned lights on
+    /// [`Self::with_tree`] with the tree shares `[s, s_narrow]` (`s_narrow` at receivers with
+    /// a narrow lobe, `s` elsewhere), the tree used from `min_lights` positioned lights on
     /// (`MIN_TREE_LIGHTS` is the default; for measuring the choice on scenes with fewer).
     pub fn with_tree_from(
         fixed: Distribution1D,
         lights: &[Light],
         tree: &LightTree,
-        tree_share: f32,
+        tree_shares: [f32; 2],
         min_lights: usize,
     ) -> LightChoice {
-        let s = if tree_share.is_finite() {
-            tree_share.clamp(0.0, 1.0)
-        } else {
-            0.0
+        let clamp = |s: f32| {
+            if s.is_finite() {
+                s.clamp(0.0, 1.0)
+            } else {
+                0.0
+            }
         };
-        if s <= 0.0 || tree.is_empty() || fixed.len() != lights.len() {
+        let (s, s_narrow) = (clamp(tree_shares[0]), clamp(tree_shares[1]));
+        if s.max(s_narrow) <= 0.0 || tree.is_empty() || fixed.len() != lights.len() {
             return LightChoice::fixed(fixed);
         }
         let restrict = |keep: &dyn Fn(usize) -> bool| {
@@ -115,6 +123,7 @@ impl LightChoice {
         LightChoice {
             fixed,
             tree_share: s,
+            narrow_share: s_narrow,
             in_tree,
             local: Some(local),
             other: other.map(|o| o.1),
@@ -151,7 +160,7 @@ impl LightChoice {
             return Some((l, self.pmf(tree, ctx, l)));
         }
         let v = (u / q).clamp(0.0, ONE_MINUS_EPSILON);
-        let s = self.tree_share;
+        let s = self.share(ctx);
         let pmf = if v < s {
             // The walk's own product is bit for bit `LightTree::pmf` of the light it picked
             // (tested in tree.rs), so the tree is walked once, not twice.
@@ -184,8 +193,18 @@ impl LightChoice {
                 None => 0.0,
             };
         }
-        let s = self.tree_share;
+        let s = self.share(ctx);
         self.in_tree * ((1.0 - s) * local.discrete_pdf(k as usize) + s * tree.pmf(ctx, light))
+    }
+
+    /// The tree's share at `ctx`.
+    #[inline(always)]
+    fn share(&self, ctx: &LightContext) -> f32 {
+        if ctx.narrow {
+            self.narrow_share
+        } else {
+            self.tree_share
+        }
     }
 }
 
@@ -238,6 +257,7 @@ mod tests {
                     p: Vec3::new(20.0 * rng.f32(), 0.0, 5.0 * rng.f32()),
                     ns: Vec3::Y,
                     ng: Some(Vec3::Y),
+                    narrow: false,
                 };
                 let sum: f64 = (0..lights.len())
                     .map(|l| choice.pmf(&tree, &ctx, l) as f64)
@@ -251,6 +271,39 @@ mod tests {
                 let sun = lights.len() - 1;
                 let fixed = choice.fixed_distribution().discrete_pdf(sun);
                 assert!((choice.pmf(&tree, &ctx, sun) - fixed).abs() < 1e-6 * fixed);
+            }
+        }
+        // Shares that differ at receivers with a narrow lobe: each context's pmf is the
+        // mixture at its own share, sums to 1, and is what its samples report.
+        let choice = LightChoice::with_tree_from(
+            Distribution1D::new(&powers),
+            &lights,
+            &tree,
+            [1.0, 0.5],
+            3,
+        );
+        for k in 0..100 {
+            let narrow = k % 2 == 0;
+            let ctx = LightContext {
+                p: Vec3::new(20.0 * rng.f32(), 0.0, 5.0 * rng.f32()),
+                ns: Vec3::Y,
+                ng: Some(Vec3::Y),
+                narrow,
+            };
+            let share = if narrow { 0.5 } else { 1.0 };
+            let uniform =
+                LightChoice::with_tree(Distribution1D::new(&powers), &lights, &tree, share);
+            let sum: f64 = (0..lights.len())
+                .map(|l| {
+                    let p = choice.pmf(&tree, &ctx, l);
+                    assert_eq!(p.to_bits(), uniform.pmf(&tree, &ctx, l).to_bits());
+                    p as f64
+                })
+                .sum();
+            assert!((sum - 1.0).abs() < 1e-4, "narrow {narrow}: sum {sum}");
+            for _ in 0..20 {
+                let (l, p) = choice.sample(&tree, &ctx, rng.f32()).unwrap();
+                assert_eq!(p.to_bits(), choice.pmf(&tree, &ctx, l).to_bits());
             }
         }
         // No share: the fixed distribution as it is.

@@ -42,9 +42,16 @@ pub struct LightContext {
     /// Unit shading normal: the receiver's cosine is bounded about it (either side); zero for
     /// a scattering point in a medium, which has no cosine.
     pub ns: Vec3,
-    /// Unit geometric normal on the viewer's side when the BSDF only reflects (light from
-    /// below it is never reflected); `None` when it transmits, or for a point in no surface.
+    /// Unit normal of a reflecting receiver's horizon (light from below it is never
+    /// reflected: the integrator gives the shading normal, or the geometric one under a bent
+    /// normal, on the viewer's side); `None` when the BSDF transmits, or for a point in no
+    /// surface.
     pub ng: Option<Vec3>,
+    /// The receiver's BSDF has a narrow lobe (glass, a clear coat, a near-mirror): where a
+    /// light lies in that lobe its contribution dwarfs what the tree's BSDF-blind importance
+    /// expects, so [`super::LightChoice`] keeps its point-independent half there. The tree
+    /// itself does not read it.
+    pub narrow: bool,
 }
 
 /// A bound on the lights under a node: where they are, which way they emit, how much.
@@ -621,6 +628,7 @@ mod tests {
             p,
             ns,
             ng: reflecting.then(|| (ns + 0.2 * rng.sphere_dir()).normalize()),
+            narrow: false,
         }
     }
 
@@ -806,6 +814,7 @@ mod tests {
             p: Vec3::ZERO,
             ns: Vec3::Y,
             ng: Some(Vec3::Y),
+            narrow: false,
         };
         assert_eq!(tree.sample(&ctx, 0.3), Some((0, 1.0)));
         assert_eq!(tree.pmf(&ctx, 0), 1.0);
@@ -840,6 +849,7 @@ mod tests {
             p: Vec3::ZERO,
             ns: Vec3::Y,
             ng: Some(Vec3::Y),
+            narrow: false,
         };
         assert!(tree.pmf(&ctx, 0) > 0.95, "{}", tree.pmf(&ctx, 0));
     }
