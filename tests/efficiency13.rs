@@ -7,7 +7,8 @@
 //! cargo test --release --test efficiency13 -- --ignored --nocapture`; `E13_CONFIGS` picks
 //! the rows (comma-separated names of [`CONFIGS`]), `E13_SIZE=WxH` and `E13_REFERENCE` (an
 //! EXR of that size) measure another size; `E13_WRITE=DIR` keeps every render as an EXR;
-//! `E13_FIRST_SEED` starts the seeds elsewhere than 1.
+//! `E13_FIRST_SEED` starts the seeds elsewhere than 1; `E13_AT_LEAST=ROW:X` fails unless row ROW
+//! is at least X times as efficient as the first.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -204,6 +205,21 @@ fn measure_flagship_efficiency() {
             walls[i],
             mean[i],
             eff / eff0
+        );
+    }
+    // `E13_AT_LEAST=ROW:X` fails the run unless row ROW's efficiency against the first row is
+    // at least X (issue 13's figure: `E13_CONFIGS=off,default E13_AT_LEAST=default:3`).
+    if let Ok(want) = std::env::var("E13_AT_LEAST") {
+        let (row, x) = want.split_once(':').expect("E13_AT_LEAST=ROW:X");
+        let x: f64 = x.parse().expect("E13_AT_LEAST=ROW:X");
+        let i = configs
+            .iter()
+            .position(|c| c.0 == row)
+            .expect("E13_AT_LEAST names a row");
+        let eff = (1.0 / (rel[i] * secs[i])) / eff0;
+        assert!(
+            eff >= x,
+            "{row}: efficiency {eff:.2} against the first row, below {x}"
         );
     }
 }
