@@ -57,7 +57,7 @@ impl Sheened {
     /// `base` under a sheen of weight `weight`, colour `color` (linear RGB; the two multiplied
     /// and each channel clamped to `[0, 1]`, NaN to 0) and roughness `roughness` (`α =
     /// roughness²`, at least 0.01). The albedo is a row of the tabulated `E(μ, α)`
-    /// ([`super::sheen_albedo`]), so a layer costs 32 lerps to build and can be built per hit.
+    /// (`materials::sheen_albedo`), so a layer costs 32 lerps to build and can be built per hit.
     pub fn new(base: Plain, weight: f32, color: Vec3, roughness: f32) -> Sheened {
         let w = unit(weight);
         let color = Vec3::new(unit(color.x * w), unit(color.y * w), unit(color.z * w));
