@@ -15,6 +15,8 @@ use pfx_bake::world::gltf_surface::f0_of_ior;
 use pfx_bake::world::World;
 use serde_json::Value;
 
+mod gltf_quad;
+
 fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
@@ -249,44 +251,19 @@ fn quad(dir: &Path, name: &str, material: &str, more: &str) -> PathBuf {
 {{"bufferView":1,"byteOffset":0,"componentType":5123,"count":6,"type":"SCALAR"}}],
 "materials":[{material}]{more}}}"#,
         len = bin.len(),
-        b64 = base64(&bin),
+        b64 = gltf_quad::base64(&bin),
     );
     let path = dir.join(format!("{name}.gltf"));
     std::fs::write(&path, json).unwrap();
     path
 }
 
-fn base64(data: &[u8]) -> String {
-    const T: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::new();
-    for c in data.chunks(3) {
-        let b = [c[0], *c.get(1).unwrap_or(&0), *c.get(2).unwrap_or(&0)];
-        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
-        for i in 0..4 {
-            if i <= c.len() {
-                out.push(T[(n >> (18 - 6 * i) & 63) as usize] as char);
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
-}
-
 /// A 2 × 2 PNG texture (nearest, repeat) as the top-level members a quad takes.
 fn texture_2x2(texels: [[u8; 4]; 4]) -> String {
-    let mut img = image::RgbaImage::new(2, 2);
-    for (i, p) in img.pixels_mut().enumerate() {
-        *p = image::Rgba(texels[i]);
-    }
-    let mut png = Vec::new();
-    image::DynamicImage::ImageRgba8(img)
-        .write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
-        .unwrap();
     format!(
         r#","textures":[{{"source":0,"sampler":0}}],"samplers":[{{"magFilter":9728,"minFilter":9728}}],
-"images":[{{"uri":"data:image/png;base64,{}"}}]"#,
-        base64(&png)
+"images":[{{"uri":"{}"}}]"#,
+        gltf_quad::png_uri(2, 2, &texels)
     )
 }
 
