@@ -33,6 +33,8 @@ fn settings(spp: u32, seed: u64) -> Settings {
 enum Choice {
     Power,
     Share(f32),
+    /// The bake's default: `PathTracer::new` (the tree share by the vertex's lobe).
+    Default,
 }
 
 fn tracer<'w>(w: &'w World, choice: Choice, s: Settings) -> PathTracer<'w> {
@@ -41,6 +43,7 @@ fn tracer<'w>(w: &'w World, choice: Choice, s: Settings) -> PathTracer<'w> {
             PathTracer::with_choice(&w.trace, LightChoice::fixed(w.trace.light_power.clone()), s)
         }
         Choice::Share(t) => PathTracer::with_tree_share(&w.trace, &w.camera, s, t),
+        Choice::Default => PathTracer::new(&w.trace, &w.camera, s),
     }
 }
 
@@ -87,7 +90,7 @@ fn hall_tree_beats_picking_by_power() {
     let reference = hall_reference();
     let s = settings(8, 3);
     let (power, _) = render(&w, Choice::Power, s);
-    let (tree, _) = render(&w, Choice::Share(integrator::TREE_SHARE), s);
+    let (tree, _) = render(&w, Choice::Default, s);
     let (e_power, e_tree) = (rel_mse(&power, &reference), rel_mse(&tree, &reference));
     println!("hall 8 spp relMSE: power {e_power:.4}, tree {e_tree:.4}");
     assert!(
