@@ -228,6 +228,13 @@ impl Conductor {
         }
     }
 
+    /// The direction `sample_f` draws for `wo` (above the surface) and `uc`, `u`, and whether
+    /// by the cosine strategy, whatever `f` is there (see `Plain::draw`).
+    pub(crate) fn draw(&self, wo: Vec3, uc: f32, u: Vec2) -> (Vec3, bool) {
+        let diffuse = uc < self.ms_probability(wo.z, self.albedo.e(wo.z));
+        (super::cosine_or_ggx_dir(wo, diffuse, &self.ggx, u), diffuse)
+    }
+
     /// `f` and the mixture pdf together, sharing the half vector and the albedo lookups.
     fn eval(&self, wo: Vec3, wi: Vec3) -> (Vec3, f32) {
         if !(positive(wo.z) && positive(wi.z)) {

@@ -38,7 +38,7 @@ pub use glass::Glass;
 pub use iridescent::Iridescent;
 pub use plain::Plain;
 pub use sheen::Sheen;
-pub use sheen_layer::Sheened;
+pub use sheen_layer::{SheenBase, Sheened};
 pub use sheet::ThinSheet;
 pub use thin_wall::ThinWall;
 pub use translucent::Translucent;
@@ -101,6 +101,18 @@ pub trait Bxdf {
     }
 }
 
+/// The direction [`sample_cosine_or_ggx`] draws: the cosine strategy where `diffuse`, else the
+/// mirror of `wo` about a GGX visible normal (possibly below the surface).
+#[inline]
+pub(crate) fn cosine_or_ggx_dir(wo: Vec3, diffuse: bool, ggx: &ggx::Ggx, u: Vec2) -> Vec3 {
+    if diffuse {
+        warp::cosine_hemisphere(u)
+    } else {
+        let m = ggx.sample_visible_normal(wo, u);
+        2.0 * wo.dot(m) * m - wo
+    }
+}
+
 /// A draw from a two-strategy reflection lobe (a cosine lobe and GGX visible normals, as
 /// `plain` and `Conductor` mix them): `diffuse` picks the cosine strategy, `eval` gives
 /// `(f, mixture pdf)` at the drawn direction. `None` below the surface or where nothing is
@@ -112,12 +124,7 @@ pub(crate) fn sample_cosine_or_ggx(
     u: Vec2,
     eval: impl FnOnce(Vec3) -> (Vec3, f32),
 ) -> Option<BsdfSample> {
-    let wi = if diffuse {
-        warp::cosine_hemisphere(u)
-    } else {
-        let m = ggx.sample_visible_normal(wo, u);
-        2.0 * wo.dot(m) * m - wo
-    };
+    let wi = cosine_or_ggx_dir(wo, diffuse, ggx, u);
     if !positive(wi.z) {
         return None;
     }
@@ -168,7 +175,8 @@ pub enum Bxdfs {
     ThinWall(ThinWall),
     /// Smooth uncoated `glass` and `liquid` under a thin film.
     FilmedGlass(FilmedGlass),
-    /// Uncoated `plain`, `wood` and `bark` with `sheen > 0`: a Charlie sheen over the base.
+    /// Uncoated, opaque `plain`, `wood`, `bark`, `plaster`, `stone`, `metal` and `chrome` with
+    /// `sheen > 0`: a Charlie sheen over the family's own base.
     Sheened(Sheened),
 }
 
@@ -238,7 +246,7 @@ impl Bxdfs {
             // What the wall passes head on.
             Bxdfs::ThinWall(w) => w.split(1.0).1.clamp(Vec3::ZERO, Vec3::ONE),
             Bxdfs::FilmedGlass(g) => g.tint(),
-            Bxdfs::Sheened(s) => s.base().base(),
+            Bxdfs::Sheened(s) => s.base().albedo(),
         }
     }
 
@@ -263,8 +271,8 @@ impl Bxdfs {
             Bxdfs::ThinWall(w) => w.alpha(),
             // A smooth interface.
             Bxdfs::FilmedGlass(_) => return 0.0,
-            // The specular's roughness, as for bare `plain`.
-            Bxdfs::Sheened(s) => s.base().alpha(),
+            // The base's, as for the bare base (the sheen's own roughness is fixed or glTF's).
+            Bxdfs::Sheened(s) => return s.base().roughness(),
         };
         alpha.clamp(0.0, 1.0).sqrt()
     }

@@ -169,6 +169,18 @@ impl Plain {
     /// Probabilities of sampling the base (cosine) and the specular lobes (visible normals),
     /// from their approximate albedos at `wo`. The dielectric and conductor lobes share one
     /// distribution, so they are one strategy with their summed weight.
+    /// The direction `sample_f` draws for `wo` (above the surface) and `uc`, `u`, and whether
+    /// by the cosine strategy, whatever `f` is there: a layer over `plain` (the sheen) that
+    /// reflects where `plain` does not still needs `plain`'s draws.
+    pub(crate) fn draw(&self, wo: Vec3, uc: f32, u: Vec2) -> (Vec3, bool) {
+        let diffuse = if self.lambertian {
+            uc >= 0.0
+        } else {
+            uc >= self.lobe_probabilities(wo.z, self.albedo.e(wo.z)).1
+        };
+        (super::cosine_or_ggx_dir(wo, diffuse, &self.ggx, u), diffuse)
+    }
+
     fn lobe_probabilities(&self, mu_o: f32, e_o: f32) -> (f32, f32) {
         let m = self.metalness;
         // The cosine strategy serves the base and the conductor's multiple scattering alike.

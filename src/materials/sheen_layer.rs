@@ -1,6 +1,7 @@
-//! A sheen layer over `plain` (and `wood` and `bark`, drawn with it): the Charlie sheen of
-//! [`super::sheen`], coloured, over the base, coupled to it by glTF's `KHR_materials_sheen`
-//! albedo scaling (the OpenPBR fuzz layer is the same shape):
+//! A sheen layer over the opaque reflecting bases: `plain` (and `wood` and `bark`, drawn with
+//! it), the rough diffuse EON (`plaster`, `stone`) and the conductor (`metal`, `chrome`): the
+//! Charlie sheen of [`super::sheen`], coloured, over the base, coupled to it by glTF's
+//! `KHR_materials_sheen` albedo scaling (the OpenPBR fuzz layer is the same shape):
 //!
 //! ```text
 //! f = s · c · D(h) V / max E                                      (the sheen lobe)
@@ -12,9 +13,10 @@
 //! reciprocal when the base is; at `wo` the base keeps at most `1 − s m E(μo)` of its albedo,
 //! so white sheen over a lossless base reflects at most `s m E(μo) + 1 − s m E(μo) = 1`, and
 //! less where the base's light leaves at angles whose `E(μi)` is larger (the loss the
-//! furnace test measures, docs/materials.md "Sheen layer"). The cloth family's normalised
-//! coupling `(1 − sE(μo))(1 − sE(μi)) / (1 − sĒ)` is exact only for a Lambertian base; over a
-//! specular base it can exceed 1, so it is not used here.
+//! furnace test measures, docs/materials.md "Sheen layer"). None of this asks anything of the
+//! base but its `f`, its pdf and its draws, so the one layer serves every [`SheenBase`]. The
+//! cloth family's normalised coupling `(1 − sE(μo))(1 − sE(μi)) / (1 − sĒ)` is exact only for
+//! a Lambertian base; over a specular base it can exceed 1, so it is not used here.
 //!
 //! Sampling: the sheen lobe uniformly over the hemisphere with probability `s m E(μo)`, else
 //! the base's own strategy.
@@ -25,13 +27,110 @@ use glam::{Vec2, Vec3};
 
 use super::sheen::{lobe, uniform_hemisphere, ALPHA_MIN, N_MU};
 use super::sheen_albedo::albedo_row;
-use super::{positive, BsdfSample, Bxdf, Plain};
+use super::{positive, warp, BsdfSample, Bxdf, Conductor, Eon, Plain};
 
-/// `plain` under a coloured Charlie sheen.
+/// The opaque bases a sheen layer is drawn over.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SheenBase {
+    /// `plain` (and `wood`, `bark`).
+    Plain(Plain),
+    /// The rough diffuse families' EON (`plaster`, `stone`).
+    RoughDiffuse(Eon),
+    /// The conductors (`metal`, `chrome`).
+    Conductor(Conductor),
+}
+
+impl From<Plain> for SheenBase {
+    fn from(p: Plain) -> SheenBase {
+        SheenBase::Plain(p)
+    }
+}
+
+impl From<Eon> for SheenBase {
+    fn from(e: Eon) -> SheenBase {
+        SheenBase::RoughDiffuse(e)
+    }
+}
+
+impl From<Conductor> for SheenBase {
+    fn from(c: Conductor) -> SheenBase {
+        SheenBase::Conductor(c)
+    }
+}
+
+impl SheenBase {
+    /// The direction the base's `sample_f` draws for `wo` (above the surface) and `uc`, `u`,
+    /// and whether by the cosine strategy, whatever the base's `f` is there: the layer
+    /// evaluates itself at the base's draws, and the sheen reflects where a black base does
+    /// not (taking the base's `sample_f`, which refuses where its own `f` is zero, lost those
+    /// draws: a black base under a white sheen reflected 0.017 of the lobe's 0.096 at μ 0.5).
+    pub(crate) fn draw(&self, wo: Vec3, uc: f32, u: Vec2) -> (Vec3, bool) {
+        match self {
+            SheenBase::Plain(p) => p.draw(wo, uc, u),
+            SheenBase::RoughDiffuse(_) => (warp::cosine_hemisphere(u), true),
+            SheenBase::Conductor(c) => c.draw(wo, uc, u),
+        }
+    }
+
+    /// The base's colour for a denoiser's albedo image (linear RGB, `[0, 1]`): `plain`'s and
+    /// EON's base colour, a conductor's reflectance at normal incidence.
+    pub fn albedo(&self) -> Vec3 {
+        match self {
+            SheenBase::Plain(p) => p.base(),
+            SheenBase::RoughDiffuse(e) => e.base(),
+            SheenBase::Conductor(c) => c.fresnel(1.0).clamp(Vec3::ZERO, Vec3::ONE),
+        }
+    }
+
+    /// The roughness the base is drawn with, in `[0, 1]`: `√α` of `plain`'s and the
+    /// conductor's GGX lobe, EON's `σ` (as the bare bases report it).
+    pub fn roughness(&self) -> f32 {
+        match self {
+            SheenBase::Plain(p) => p.alpha().clamp(0.0, 1.0).sqrt(),
+            SheenBase::RoughDiffuse(e) => e.roughness(),
+            SheenBase::Conductor(c) => c.alpha().clamp(0.0, 1.0).sqrt(),
+        }
+    }
+}
+
+/// Forwards a `Bxdf` method to the base's own.
+macro_rules! on_base {
+    ($self:expr, $b:ident => $e:expr) => {
+        match $self {
+            SheenBase::Plain($b) => $e,
+            SheenBase::RoughDiffuse($b) => $e,
+            SheenBase::Conductor($b) => $e,
+        }
+    };
+}
+
+impl Bxdf for SheenBase {
+    #[inline]
+    fn f(&self, wo: Vec3, wi: Vec3) -> Vec3 {
+        on_base!(self, b => b.f(wo, wi))
+    }
+
+    #[inline]
+    fn sample_f(&self, wo: Vec3, uc: f32, u: Vec2) -> Option<BsdfSample> {
+        on_base!(self, b => b.sample_f(wo, uc, u))
+    }
+
+    #[inline]
+    fn pdf(&self, wo: Vec3, wi: Vec3) -> f32 {
+        on_base!(self, b => b.pdf(wo, wi))
+    }
+
+    #[inline]
+    fn f_pdf(&self, wo: Vec3, wi: Vec3) -> (Vec3, f32) {
+        on_base!(self, b => b.f_pdf(wo, wi))
+    }
+}
+
+/// An opaque base ([`SheenBase`]) under a coloured Charlie sheen.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sheened {
     /// The base beneath the sheen.
-    base: Plain,
+    base: SheenBase,
     /// The sheen's colour times its weight, per channel in `[0, 1]`.
     color: Vec3,
     /// `α` of the sheen (its roughness squared, at least 0.01).
@@ -58,7 +157,8 @@ impl Sheened {
     /// and each channel clamped to `[0, 1]`, NaN to 0) and roughness `roughness` (`α =
     /// roughness²`, at least 0.01). The albedo is a row of the tabulated `E(μ, α)`
     /// (`materials::sheen_albedo`), so a layer costs 32 lerps to build and can be built per hit.
-    pub fn new(base: Plain, weight: f32, color: Vec3, roughness: f32) -> Sheened {
+    pub fn new(base: impl Into<SheenBase>, weight: f32, color: Vec3, roughness: f32) -> Sheened {
+        let base = base.into();
         let w = unit(weight);
         let color = Vec3::new(unit(color.x * w), unit(color.y * w), unit(color.z * w));
         let r = unit(roughness);
@@ -78,7 +178,7 @@ impl Sheened {
     }
 
     /// The base beneath the sheen.
-    pub fn base(&self) -> &Plain {
+    pub fn base(&self) -> &SheenBase {
         &self.base
     }
 
@@ -141,23 +241,24 @@ impl Bxdf for Sheened {
                 diffuse: true,
             });
         }
-        // The base's draw, with `uc` stretched back over `[0, 1)` for its own lobe choice.
+        // The base's draw, with `uc` stretched back over `[0, 1)` for its own lobe choice (no
+        // base has a delta lobe).
         let uc_base = ((uc - p) / (1.0 - p)).clamp(0.0, 1.0 - f32::EPSILON / 2.0);
-        let s = self.base.sample_f(wo, uc_base, u)?;
-        if s.specular {
-            // A delta lobe: the mirror direction has `μi = μo`, so the scaling is `1 − E(μo)`.
-            let f = s.f * (1.0 - p);
-            return Some(BsdfSample {
-                f,
-                pdf: s.pdf * (1.0 - p),
-                ..s
-            });
+        let (wi, diffuse) = self.base.draw(wo, uc_base, u);
+        if !positive(wi.z) {
+            return None;
         }
-        let (f, pdf) = self.f_pdf(wo, s.wi);
+        let (f, pdf) = self.f_pdf(wo, wi);
         if f == Vec3::ZERO || !f.is_finite() || !positive(pdf) {
             return None;
         }
-        Some(BsdfSample { f, pdf, ..s })
+        Some(BsdfSample {
+            wi,
+            f,
+            pdf,
+            specular: false,
+            diffuse,
+        })
     }
 
     fn pdf(&self, wo: Vec3, wi: Vec3) -> f32 {
@@ -172,6 +273,9 @@ impl Bxdf for Sheened {
         self.combine(wo, wi, base)
     }
 }
+
+#[cfg(test)]
+mod bases_tests;
 
 #[cfg(test)]
 mod tests {

@@ -6,7 +6,7 @@ use glam::Vec3;
 
 use crate::materials::{
     positive, Bxdfs, Coated, Conductor, Dispersive, Eon, FilmedGlass, Glass, Iridescent, Plain,
-    Sheen, Sheened, ThinFilm, ThinSheet, ThinWall, Translucent,
+    Sheen, SheenBase, Sheened, ThinFilm, ThinSheet, ThinWall, Translucent,
 };
 use crate::media::Subsurface;
 use crate::scene::{self, Family};
@@ -150,8 +150,8 @@ pub fn absorption_coefficient(m: &scene::Material) -> Vec3 {
     -a * Vec3::new(base.x.ln(), base.y.ln(), base.z.ln())
 }
 
-/// The roughness of a sheen layer over `plain`, `wood` and `bark` (no key gives it): OpenPBR's
-/// default `fuzz_roughness`.
+/// The roughness of a sheen layer over `plain`, `wood`, `bark`, `plaster`, `stone`, `metal` and
+/// `chrome` (no key gives it): OpenPBR's default `fuzz_roughness`.
 const SHEEN_ROUGHNESS: f32 = 0.5;
 
 /// A library material as the integrator uses it; `filter_glossy` is the least roughness of
@@ -220,6 +220,19 @@ pub(super) fn material_def(m: &scene::Material, filter_glossy: f32) -> MaterialD
     });
     let filmed_glass =
         |roughness: f32| glass_film.and_then(|film| FilmedGlass::new(m.ior, roughness, tint, film));
+    // The sheen layer over an uncoated, opaque base (`None` at `sheen = 0`): white, of the
+    // roughness OpenPBR's fuzz defaults to, the format giving the sheen only a weight
+    // (`roughness` is the base's). Not with a thin film on the families that draw one (the
+    // film's model has no sheen); the callers keep coated, transmitting and subsurface
+    // materials off it (the schema's `sheen` cases name all of these).
+    let filmed_family = matches!(
+        m.family,
+        Family::Plain | Family::Wood | Family::Bark | Family::Metal | Family::Chrome
+    );
+    let sheened = |base: SheenBase| {
+        (m.sheen > 0.0 && !(filmed_family && positive(m.thin_film)))
+            .then(|| Bxdfs::Sheened(Sheened::new(base, m.sheen, Vec3::ONE, SHEEN_ROUGHNESS)))
+    };
     let from_family = |family: Family, roughness: f32, coat_roughness: f32| match family {
         // What asks about a holdout's BSDF finds a black one.
         Family::Occluder => Bxdfs::Plain(Plain::new(Vec3::ZERO, roughness, 0.0, 0.0)),
@@ -254,11 +267,16 @@ pub(super) fn material_def(m: &scene::Material, filter_glossy: f32) -> MaterialD
         }
         // Under a coat the base is plain's (the coat's model takes a `Plain` base); with a
         // share transmitted, the rough diffuse under the interface of `specular`'s index.
+        // Opaque with `sheen > 0`, the sheen layer over the EON (docs/materials.md, "Sheen
+        // layer").
         Family::Plaster | Family::Stone if coat == 0.0 => translucent
             .then(|| Translucent::rough_diffuse(base, roughness, m.specular, m.transmission, tint))
             .flatten()
             .map_or_else(
-                || Bxdfs::RoughDiffuse(Eon::new(base, roughness)),
+                || {
+                    let eon = Eon::new(base, roughness);
+                    sheened(eon.into()).unwrap_or(Bxdfs::RoughDiffuse(eon))
+                },
                 Bxdfs::Translucent,
             ),
         // A cord is drawn as the azimuthal average of its fibres' lobe: a sheen over its
@@ -276,8 +294,11 @@ pub(super) fn material_def(m: &scene::Material, filter_glossy: f32) -> MaterialD
             coat_roughness,
             m.ior,
         )),
+        // With `sheen > 0` (uncoated, no film: a film took `model`'s first arm), the sheen
+        // layer over the conductor.
         Family::Metal | Family::Chrome => {
-            Bxdfs::Conductor(Conductor::with_power(base, roughness, m.fresnel_power))
+            let c = Conductor::with_power(base, roughness, m.fresnel_power);
+            sheened(c.into()).unwrap_or(Bxdfs::Conductor(c))
         }
         // `plain` with a share entering the subsurface body its surface bounds.
         _ if subsurface.is_some() => Translucent::new(
@@ -306,17 +327,9 @@ pub(super) fn material_def(m: &scene::Material, filter_glossy: f32) -> MaterialD
         // (`roughness` is the specular's).
         // Not with a thin film, transmission or subsurface (the schema's `sheen` cases name
         // them), nor under a coat (which took the arm above).
-        _ if m.sheen > 0.0
-            && !transmits
-            && !positive(m.thin_film)
-            && matches!(family, Family::Plain | Family::Wood | Family::Bark) =>
-        {
-            Bxdfs::Sheened(Sheened::new(
-                under_coat(roughness),
-                m.sheen,
-                Vec3::ONE,
-                SHEEN_ROUGHNESS,
-            ))
+        _ if !transmits && matches!(family, Family::Plain | Family::Wood | Family::Bark) => {
+            let plain = under_coat(roughness);
+            sheened(plain.into()).unwrap_or(Bxdfs::Plain(plain))
         }
         _ => Bxdfs::Plain(under_coat(roughness)),
     };

@@ -85,7 +85,7 @@ fn sheen_on_plain_wood_and_bark_is_a_sheen_layer() {
         };
         match material_def(&m(family, 0.7), 0.0).bxdf {
             Bxdfs::Sheened(s) => {
-                assert_eq!(*s.base(), plain);
+                assert_eq!(*s.base(), crate::materials::SheenBase::Plain(plain));
                 assert_eq!(s.color(), Vec3::splat(0.7));
             }
             other => panic!("{family:?}: {other:?}"),
@@ -549,3 +549,6 @@ mod keys;
 
 /// glTF materials as drawn.
 mod gltf;
+
+/// The sheen layer on the families beyond `plain`'s.
+mod sheen;

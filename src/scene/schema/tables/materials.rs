@@ -40,12 +40,24 @@ const ROUGH_DIFFUSE: &[&str] = &["plaster", "stone", "cloth", "cord"];
 const EON: &str = "has no effect: {family} has no specular layer unless coated";
 /// The families that draw no sheen: all but cloth and cord and the sheen layer's.
 const NO_SHEEN: &[&str] = &[
-    "paper", "plaster", "stone", "metal", "occluder", "petal", "leaf", "lacquer", "glass",
-    "liquid", "emissive", "chrome",
+    "paper", "occluder", "petal", "leaf", "lacquer", "glass", "liquid", "emissive",
 ];
-/// The families drawn with `plain`'s model, which take a sheen layer when uncoated and opaque.
-const SHEENED: &[&str] = &["plain", "wood", "bark"];
-const SHEEN_ALONE: &str = "is not rendered yet on {family} with a clear coat, transmission, subsurface or a thin film: the sheen layer is drawn over uncoated, opaque \"plain\", \"wood\" and \"bark\" without a film";
+/// The families that take a sheen layer when uncoated and opaque: `plain`'s, the rough
+/// diffuse EON's and the conductors'.
+const SHEENED: &[&str] = &[
+    "plain", "wood", "bark", "plaster", "stone", "metal", "chrome",
+];
+/// The sheen layer's families that transmit with `transmission > 0` (the conductors do not).
+const SHEENED_TRANSMITTING: &[&str] = &["plain", "wood", "bark", "plaster", "stone"];
+/// The sheen layer's families that draw a thin film.
+const SHEENED_FILMED: &[&str] = &["plain", "wood", "bark", "metal", "chrome"];
+/// The families whose sheen a clear coat hides (a coated family is `plain` under the coat).
+const SHEEN_UNDER_COAT: &[&str] = &[
+    "plain", "wood", "bark", "plaster", "stone", "metal", "chrome", "cloth", "cord",
+];
+const SHEEN_COATED: &str = "is not rendered yet on {family} under a clear coat: a sheen is drawn on the uncoated \"cloth\" and \"cord\", and as a layer over the uncoated, opaque bases of \"plain\", \"wood\", \"bark\", \"plaster\", \"stone\", \"metal\" and \"chrome\"";
+const SHEEN_TRANSMITS: &str = "is not rendered yet on {family} with transmission or subsurface: the sheen layer is drawn over opaque bases";
+const SHEEN_FILM: &str = "is not rendered yet on {family} with a thin film: the sheen layer is drawn over bases without a film";
 /// The families that enclose no medium (the reflecting families that transmit do where they
 /// transmit).
 const NO_MEDIUM: &[&str] = &[
@@ -267,12 +279,12 @@ pub static MATERIAL: TableSchema = entry(
                 Unread {
                     when: When::Is("family", NO_SHEEN),
                     agrees: None,
-                    why: "is not rendered yet on {family}: a sheen is drawn on \"cloth\" and \"cord\", and as a layer over uncoated, opaque \"plain\", \"wood\" and \"bark\"",
+                    why: "is not rendered yet on {family}: a sheen is drawn on \"cloth\" and \"cord\", and as a layer over the uncoated, opaque \"plain\", \"wood\", \"bark\", \"plaster\", \"stone\", \"metal\" and \"chrome\"",
                 },
-                Unread { when: When::Coated(SHEENED), agrees: None, why: SHEEN_ALONE },
-                Unread { when: When::Over(SHEENED, "transmission", 0.0), agrees: None, why: SHEEN_ALONE },
-                Unread { when: When::Over(SHEENED, "subsurface", 0.0), agrees: None, why: SHEEN_ALONE },
-                Unread { when: When::Over(SHEENED, "thin_film", 0.0), agrees: None, why: SHEEN_ALONE },
+                Unread { when: When::Coated(SHEEN_UNDER_COAT), agrees: None, why: SHEEN_COATED },
+                Unread { when: When::Over(SHEENED_TRANSMITTING, "transmission", 0.0), agrees: None, why: SHEEN_TRANSMITS },
+                Unread { when: When::Over(TRANSLUCENT, "subsurface", 0.0), agrees: None, why: SHEEN_TRANSMITS },
+                Unread { when: When::Over(SHEENED_FILMED, "thin_film", 0.0), agrees: None, why: SHEEN_FILM },
             ]),
         k("transmission", NUM).d(0.0).m("the share of light transmitted")
             .unread(&[
