@@ -42,11 +42,6 @@ const EON: &str = "has no effect: {family} has no specular layer unless coated";
 const NO_SHEEN: &[&str] = &[
     "paper", "occluder", "petal", "leaf", "lacquer", "glass", "liquid", "emissive",
 ];
-/// The families that take a sheen layer when uncoated and opaque: `plain`'s, the rough
-/// diffuse EON's and the conductors'.
-const SHEENED: &[&str] = &[
-    "plain", "wood", "bark", "plaster", "stone", "metal", "chrome",
-];
 /// The sheen layer's families that transmit with `transmission > 0` (the conductors do not).
 const SHEENED_TRANSMITTING: &[&str] = &["plain", "wood", "bark", "plaster", "stone"];
 /// The sheen layer's families that draw a thin film.
