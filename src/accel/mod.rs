@@ -160,6 +160,8 @@ struct InstanceData {
 pub struct Accel {
     meshes: Vec<TriangleMesh>,
     instances: Vec<Instance>,
+    /// Per instance: flattened into a merged world-space tree.
+    flattened: Vec<bool>,
     /// One per mesh (`None` for a mesh with no usable triangle), then one per merged group.
     blas: Vec<Option<Blas>>,
     /// One per top-level leaf.
@@ -286,7 +288,19 @@ fn usable_transform(m: &Mat4) -> bool {
     det != 0.0 && det.is_finite() && a.is_finite() && a.inverse().is_finite()
 }
 
+/// The triangles a mesh's placements may hold together and still be flattened into world
+/// space by the bake ([`Accel::build_flattening`]): 64 Ki, a few MB of copies per mesh at
+/// most, for meshes whose own trees are shallow anyway.
+pub const FLATTEN_TRIANGLES: usize = 65_536;
+
 impl Accel {
+    /// Whether instance `i` was flattened into a merged world-space tree (a mesh placed once,
+    /// or within [`Accel::build_flattening`]'s budget): its hits are computed on world-space
+    /// copies of the mesh's vertices (`Mat4::transform_point3`, as a shader computes them).
+    pub fn is_flattened(&self, i: u32) -> bool {
+        self.flattened.get(i as usize).copied().unwrap_or(false)
+    }
+
     /// Builds the bottom levels (one per mesh, in parallel; each build is single-threaded and
     /// deterministic, so the result does not depend on thread timing) and the top level.
     ///
@@ -295,6 +309,20 @@ impl Accel {
     /// determinant, or whose inverse is not finite (the world builder refuses such matrices
     /// earlier; here they are skipped rather than trusted).
     pub fn build(meshes: Vec<TriangleMesh>, instances: Vec<Instance>) -> Accel {
+        Accel::build_flattening(meshes, instances, 0)
+    }
+
+    /// [`Accel::build`], flattening into world space, besides every mesh placed once, every
+    /// mesh whose placements hold at most `budget` triangles together (placements × the
+    /// mesh's triangles): a small mesh placed a few times (the bake's default is
+    /// [`FLATTEN_TRIANGLES`]) then costs no ray transform, top-level leaf or second walk per
+    /// visit, and the merged tree separates its copies better than overlapping instance
+    /// boxes do, at the price of one copy of its triangles per placement.
+    pub fn build_flattening(
+        meshes: Vec<TriangleMesh>,
+        instances: Vec<Instance>,
+        budget: usize,
+    ) -> Accel {
         // A mesh placed once gains nothing from its own tree and costs a ray transform and a
         // top-level leaf per visit: such instances are flattened into world space, one tree
         // per mask, and the mesh gets no tree of its own (building one would only cost time
@@ -308,17 +336,22 @@ impl Accel {
                 }
             }
         }
+        let flat: Vec<bool> = meshes
+            .iter()
+            .zip(&uses)
+            .map(|(m, &u)| u == 1 || (u as usize).saturating_mul(m.indices.len()) <= budget)
+            .collect();
         let mut blas: Vec<Option<Blas>> = meshes
             .par_iter()
-            .zip(uses.par_iter())
-            .map(|(m, &u)| if u >= 2 { build_blas(m) } else { None })
+            .zip(uses.par_iter().zip(flat.par_iter()))
+            .map(|(m, (&u, &f))| if u >= 1 && !f { build_blas(m) } else { None })
             .collect();
         let mut groups: std::collections::BTreeMap<u32, (TriangleMesh, Vec<(u32, u32)>)> =
             std::collections::BTreeMap::new();
         let mut merged_instance = vec![false; instances.len()];
         for (i, inst) in instances.iter().enumerate() {
             let m = inst.mesh as usize;
-            if uses.get(m) != Some(&1) || !usable_transform(&inst.world_from_object) {
+            if flat.get(m) != Some(&true) || !usable_transform(&inst.world_from_object) {
                 continue;
             }
             merged_instance[i] = true;
@@ -405,6 +438,7 @@ impl Accel {
         Accel {
             meshes,
             instances,
+            flattened: merged_instance,
             blas,
             instance_data,
             origins,

@@ -140,10 +140,18 @@ impl PathTracer<'_> {
         bxdf: &'b Bxdfs,
         shaded: Option<&Shaded>,
     ) -> Bsdf<'b> {
-        let bsdf = Bsdf::new(s.ng_front, s.ns, wo, bxdf);
-        match shaded.and_then(|sh| sh.coat_ns) {
-            Some(n) => bsdf.with_coat_normal(n),
-            None => bsdf,
+        match shaded {
+            // The surface query's normals are unit (`surface`) and `wo` is the unit reverse
+            // of the ray's direction: nothing to renormalise.
+            None => Bsdf::from_unit(s.ng_front, s.ns, wo, bxdf),
+            // A glTF surface's shading normal comes from its textures.
+            Some(sh) => {
+                let bsdf = Bsdf::new(s.ng_front, s.ns, wo, bxdf);
+                match sh.coat_ns {
+                    Some(n) => bsdf.with_coat_normal(n),
+                    None => bsdf,
+                }
+            }
         }
     }
 

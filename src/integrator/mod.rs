@@ -607,7 +607,7 @@ impl PathTracer<'_> {
             let here = LightContext {
                 p: s.p,
                 ns: s.ns,
-                ng: (!bsdf.bxdf().transmits()).then(|| {
+                ng: (!bsdf.transmits()).then(|| {
                     horizon(
                         &bsdf,
                         ng_out,
@@ -719,8 +719,8 @@ impl PathTracer<'_> {
             if !bs.specular {
                 trail.vertex(s.p, bsdf.shading_normal(), bs.wi, bs.pdf, beta, l);
             }
-            let transmitted = bsdf.bxdf().transmits()
-                && (bs.wi.dot(s.ng_front) > 0.0) != (wo.dot(s.ng_front) > 0.0);
+            let transmitted =
+                bsdf.transmits() && (bs.wi.dot(s.ng_front) > 0.0) != (wo.dot(s.ng_front) > 0.0);
             // A thin sheet's transmission is a scattering like a reflection; only a body's
             // interface changes the medium and lets shadow rays through.
             let through_body = transmitted && bsdf.bxdf().bounds_body();

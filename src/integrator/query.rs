@@ -185,6 +185,9 @@ impl PathTracer<'_> {
     /// front of it, or the surface (or nothing).
     #[inline(always)]
     fn with_spheres(&self, ray: &Ray, hit: Option<Hit>, spheres_all: bool) -> Meet {
+        if self.scene.sphere_tree.is_empty() {
+            return hit.map_or(Meet::Nothing, Meet::Surface);
+        }
         let t_best = hit.map_or(ray.t_max, |h| h.t);
         let dn = ray.d.length();
         let du = ray.d / dn;
@@ -296,6 +299,9 @@ impl PathTracer<'_> {
 
     /// Whether a sphere emitter that casts shadows lies on the shadow ray.
     fn spheres_block(&self, ray: &Ray) -> bool {
+        if self.scene.sphere_tree.is_empty() {
+            return false;
+        }
         let dn = ray.d.length();
         self.scene
             .sphere_tree
@@ -322,23 +328,36 @@ impl PathTracer<'_> {
         let info = &self.scene.instances[hit.instance as usize];
         let mesh = &self.scene.accel.meshes()[inst.mesh as usize];
         let tri = mesh.indices[hit.prim as usize];
-        let xf = inst.world_from_object;
-        let p = tri.map(|v| xf.transform_point3(mesh.positions[v as usize]));
-        let ng_front = ((p[1] - p[0]).cross(p[2] - p[0]) * info.orientation).normalize_or(Vec3::Y);
         let b0 = 1.0 - hit.b1 - hit.b2;
-        let shading = &self.scene.shading[inst.mesh as usize];
-        let ns = if shading.normals.len() == mesh.positions.len() {
-            let n = shading.normals[tri[0] as usize] * b0
-                + shading.normals[tri[1] as usize] * hit.b1
-                + shading.normals[tri[2] as usize] * hit.b2;
-            let n = (info.normal_matrix * n).normalize_or_zero();
-            if n == Vec3::ZERO {
-                ng_front
-            } else {
-                n
+        let (p, ng_front, n) = match self.scene.world_geometry.get(hit.instance as usize) {
+            // A mesh placed once: its world geometry was computed when the world was built.
+            Some(Some(w)) => {
+                let p = tri.map(|v| w.positions[v as usize]);
+                let n = (w.normals.len() == w.positions.len()).then(|| {
+                    w.normals[tri[0] as usize] * b0
+                        + w.normals[tri[1] as usize] * hit.b1
+                        + w.normals[tri[2] as usize] * hit.b2
+                });
+                (p, w.face_normals[hit.prim as usize], n)
             }
-        } else {
-            ng_front
+            _ => {
+                let xf = inst.world_from_object;
+                let p = tri.map(|v| xf.transform_point3(mesh.positions[v as usize]));
+                let ng_front =
+                    ((p[1] - p[0]).cross(p[2] - p[0]) * info.orientation).normalize_or(Vec3::Y);
+                let shading = &self.scene.shading[inst.mesh as usize];
+                let n = (shading.normals.len() == mesh.positions.len()).then(|| {
+                    info.normal_matrix
+                        * (shading.normals[tri[0] as usize] * b0
+                            + shading.normals[tri[1] as usize] * hit.b1
+                            + shading.normals[tri[2] as usize] * hit.b2)
+                });
+                (p, ng_front, n)
+            }
+        };
+        let ns = match n.map(Vec3::normalize_or_zero) {
+            Some(n) if n != Vec3::ZERO => n,
+            _ => ng_front,
         };
         // The barycentric point is more accurate than o + t·d far along the ray.
         let pb = p[0] * b0 + p[1] * hit.b1 + p[2] * hit.b2;

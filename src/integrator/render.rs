@@ -358,6 +358,7 @@ pub fn v3_available() -> bool {
         && std::arch::is_x86_feature_detected!("bmi2")
         && std::arch::is_x86_feature_detected!("lzcnt")
         && std::arch::is_x86_feature_detected!("popcnt")
+        && std::arch::is_x86_feature_detected!("sse4.1")
         && std::arch::is_x86_feature_detected!("sse4.2")
 }
 
@@ -403,7 +404,7 @@ fn render_samples_baseline(
     groups: Option<&LightGroups>,
     counters: &mut Counters,
 ) {
-    render_samples(
+    render_samples::<false>(
         tracer, camera, sampler, pixel, range, state, groups, counters,
     )
 }
@@ -416,7 +417,7 @@ fn render_samples_baseline(
 /// The CPU must have every feature enabled here ([`v3_available`]).
 #[cfg(target_arch = "x86_64")]
 #[allow(clippy::too_many_arguments)]
-#[target_feature(enable = "avx2,fma,bmi1,bmi2,lzcnt,popcnt,sse4.2")]
+#[target_feature(enable = "avx2,fma,bmi1,bmi2,lzcnt,popcnt,sse4.1,sse4.2")]
 #[inline(never)]
 unsafe fn render_samples_v3(
     tracer: &PathTracer<'_>,
@@ -428,16 +429,17 @@ unsafe fn render_samples_v3(
     groups: Option<&LightGroups>,
     counters: &mut Counters,
 ) {
-    render_samples(
+    render_samples::<true>(
         tracer, camera, sampler, pixel, range, state, groups, counters,
     )
 }
 
 /// Samples `range` of `pixel` into the tile, the camera rays of up to [`CAMERA_PACKET`]
 /// consecutive samples traced together; each path then goes on alone, samples in order.
+/// `V3`: the x86-64-v3 copy, whose CPU has SSE4.1 for the sampler's lanes.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn render_samples(
+fn render_samples<const V3: bool>(
     tracer: &PathTracer<'_>,
     camera: &Camera,
     sampler: &Sampler,
@@ -448,7 +450,13 @@ fn render_samples(
     counters: &mut Counters,
 ) {
     let [x, y] = pixel;
-    let pixel_sampler = sampler.pixel(pixel);
+    let pixel_sampler = if V3 {
+        // SAFETY: the x86-64-v3 copy runs only where the CPU has its features, SSE4.1 among
+        // them (`v3_available`).
+        unsafe { sampler.pixel_sse41(pixel) }
+    } else {
+        sampler.pixel(pixel)
+    };
     let aux = state.film.sums_aux();
     let passes = state.film.sums_passes();
     let mut first = range.start;

@@ -288,9 +288,9 @@ fn sun_disk_radiance(irradiance: Vec3, cos_max: f32) -> Vec3 {
 pub fn sample_cone(cos_max: f32, u: Vec2) -> (Vec3, f32) {
     let cos_t = 1.0 - u.x * (1.0 - cos_max);
     let sin_t = (1.0 - cos_t * cos_t).max(0.0).sqrt();
-    let phi = 2.0 * PI * u.y;
+    let (sin_phi, cos_phi) = crate::sampling::trig::sin_cos_turn(u.y);
     let pdf = 1.0 / (2.0 * PI * (1.0 - cos_max).max(1e-12));
-    (Vec3::new(sin_t * phi.cos(), sin_t * phi.sin(), cos_t), pdf)
+    (Vec3::new(sin_t * cos_phi, sin_t * sin_phi, cos_t), pdf)
 }
 
 /// `1 − cos θmax` of the cone a sphere subtends, computed without cancellation for far spheres.
@@ -309,8 +309,8 @@ fn sample_sphere_cone(p: Vec3, c: Vec3, r: f32, u: Vec2) -> Option<(Vec3, f32)> 
     let omc = one_minus_cos_max(d2, r)?;
     let cos_t = 1.0 - u.x * omc;
     let sin_t = (1.0 - cos_t * cos_t).max(0.0).sqrt();
-    let phi = 2.0 * PI * u.y;
-    let local = Vec3::new(sin_t * phi.cos(), sin_t * phi.sin(), cos_t);
+    let (sin_phi, cos_phi) = crate::sampling::trig::sin_cos_turn(u.y);
+    let local = Vec3::new(sin_t * cos_phi, sin_t * sin_phi, cos_t);
     let wi = Frame::from_normal(d / d2.sqrt())
         .to_world(local)
         .normalize();

@@ -9,7 +9,7 @@
 use glam::{Vec2, Vec3};
 
 use super::positive;
-use std::f32::consts::{PI, TAU};
+use std::f32::consts::PI;
 
 /// The smallest `α` used: `roughness = 0` renders as `α = 10⁻⁴`, a lobe about 0.006° wide,
 /// sharper than a pixel at any camera, while `D ≤ 1/(π α²) ≈ 3.2·10⁷ sr⁻¹` keeps pdfs and
@@ -89,10 +89,10 @@ impl Ggx {
         let wo_std = Vec3::new(wo.x * a, wo.y * a, wo.z).normalize_or(Vec3::Z);
         // Uniform point on the spherical cap z ∈ [−wo_std.z, 1]; adding wo_std gives a
         // visible normal of the hemisphere configuration (unnormalised).
-        let phi = TAU * u.x;
+        let (sin_phi, cos_phi) = crate::sampling::trig::sin_cos_turn(u.x);
         let z = (1.0 - u.y) * (1.0 + wo_std.z) - wo_std.z;
         let sin_theta = (1.0 - z * z).max(0.0).sqrt();
-        let c = Vec3::new(sin_theta * phi.cos(), sin_theta * phi.sin(), z);
+        let c = Vec3::new(sin_theta * cos_phi, sin_theta * sin_phi, z);
         let h = c + wo_std;
         // Unstretch (normals go by the inverse transpose, which is a multiply by α here).
         Vec3::new(h.x * a, h.y * a, h.z.max(0.0)).normalize_or(Vec3::Z)

@@ -371,8 +371,8 @@ impl Glass {
         let m2 = self.inside_mu_min * self.inside_mu_min;
         let mu2 = m2 + (1.0 - m2) * u.x;
         let sin = (1.0 - mu2).max(0.0).sqrt();
-        let phi = std::f32::consts::TAU * u.y;
-        Vec3::new(sin * phi.cos(), sin * phi.sin(), -mu2.sqrt())
+        let (sin_phi, cos_phi) = crate::sampling::trig::sin_cos_turn(u.y);
+        Vec3::new(sin * cos_phi, sin * sin_phi, -mu2.sqrt())
     }
 
     /// What the coat does to the interface's own `f` at `(μo, μi)`: `min(T(μo), T(μi))` on

@@ -400,19 +400,27 @@ impl<'a> Bsdf<'a> {
     pub fn new(ng: Vec3, ns: Vec3, wo: Vec3, bxdf: &'a Bxdfs) -> Bsdf<'a> {
         let ng_ok = ng.normalize_or_zero();
         let ns_ok = ns.normalize_or_zero();
-        let mut ng = if ng_ok != Vec3::ZERO {
+        let ng = if ng_ok != Vec3::ZERO {
             ng_ok
         } else if ns_ok != Vec3::ZERO {
             ns_ok
         } else {
             Vec3::Z
         };
-        let wo = wo.normalize_or_zero();
+        let ns = if ns_ok != Vec3::ZERO { ns_ok } else { ng };
+        Bsdf::from_unit(ng, ns, wo.normalize_or_zero(), bxdf)
+    }
+
+    /// [`Bsdf::new`] for normals that are already unit and finite (`ng`, `ns`, as the
+    /// integrator's surface query gives them) and a `wo` that is unit or zero: the same
+    /// flips and bend, without renormalising what is normalised already (three
+    /// normalisations were a twentieth of a Cornell vertex's instructions).
+    #[inline(always)]
+    pub fn from_unit(mut ng: Vec3, mut ns: Vec3, wo: Vec3, bxdf: &'a Bxdfs) -> Bsdf<'a> {
         let transmits = bxdf.transmits();
         if !transmits && ng.dot(wo) < 0.0 {
             ng = -ng;
         }
-        let mut ns = if ns_ok != Vec3::ZERO { ns_ok } else { ng };
         if ns.dot(ng) < 0.0 {
             ns = -ns;
         }
@@ -479,6 +487,12 @@ impl<'a> Bsdf<'a> {
     /// viewer was below it): the cosine factor of the rendering equation is taken against it.
     pub fn shading_normal(&self) -> Vec3 {
         self.frame.n
+    }
+
+    /// Whether the BxDF transmits ([`Bxdfs::transmits`], kept from construction).
+    #[inline]
+    pub fn transmits(&self) -> bool {
+        self.transmits
     }
 
     /// The local BxDF.
@@ -550,6 +564,9 @@ impl<'a> Bsdf<'a> {
     }
 
     /// `(f(wo, wi), pdf(wo, wi))` at once, at about the cost of one of them.
+    // Inlined into the path loop's next-event estimation (its frame changes and geometric
+    // test are shared with the loop's own), as `sample_f` is.
+    #[inline(always)]
     pub fn f_pdf(&self, wo: Vec3, wi: Vec3) -> (Vec3, f32) {
         if !self.transmits && !positive(wi.dot(self.ng)) {
             return (Vec3::ZERO, 0.0);

@@ -192,8 +192,8 @@ pub(super) fn directional_albedo(alpha: f32, mu: f32) -> f32 {
 pub(super) fn uniform_hemisphere(u: Vec2) -> Vec3 {
     let z = u.x;
     let r = (1.0 - z * z).max(0.0).sqrt();
-    let phi = 2.0 * PI * u.y;
-    Vec3::new(r * phi.cos(), r * phi.sin(), z)
+    let (sin_phi, cos_phi) = crate::sampling::trig::sin_cos_turn(u.y);
+    Vec3::new(r * cos_phi, r * sin_phi, z)
 }
 
 impl Bxdf for Sheen {

@@ -91,8 +91,8 @@ impl Phase {
         };
         let cos_t = sample_hg_cos(g, u.x);
         let sin_t = (1.0 - cos_t * cos_t).max(0.0).sqrt();
-        let phi = 2.0 * PI * u.y;
-        let local = Vec3::new(sin_t * phi.cos(), sin_t * phi.sin(), cos_t);
+        let (sin_phi, cos_phi) = crate::sampling::trig::sin_cos_turn(u.y);
+        let local = Vec3::new(sin_t * cos_phi, sin_t * sin_phi, cos_t);
         let d_out = Frame::from_normal(d_in).to_world(local).normalize_or(d_in);
         PhaseSample {
             d_out,

@@ -1,7 +1,7 @@
 //! Warps from the unit square to directions, with their densities.
 
 use glam::{Vec2, Vec3};
-use std::f32::consts::{FRAC_1_PI, FRAC_PI_2, FRAC_PI_4};
+use std::f32::consts::FRAC_1_PI;
 
 /// Shirley–Chiu concentric map of `[0, 1)²` onto the unit disk: area preserving and with low
 /// distortion, so stratified numbers stay stratified.
@@ -10,12 +10,14 @@ pub fn concentric_disk(u: Vec2) -> Vec2 {
     if o.x == 0.0 && o.y == 0.0 {
         return Vec2::ZERO;
     }
-    let (r, theta) = if o.x.abs() > o.y.abs() {
-        (o.x, FRAC_PI_4 * (o.y / o.x))
+    // The wedge's angle is π/4 · t, or π/2 − π/4 · t, with |t| ≤ 1.
+    if o.x.abs() > o.y.abs() {
+        let (s, c) = super::trig::sin_cos_eighth(o.y / o.x);
+        o.x * Vec2::new(c, s)
     } else {
-        (o.y, FRAC_PI_2 - FRAC_PI_4 * (o.x / o.y))
-    };
-    r * Vec2::new(theta.cos(), theta.sin())
+        let (s, c) = super::trig::sin_cos_eighth(o.x / o.y);
+        o.y * Vec2::new(s, c)
+    }
 }
 
 /// A cosine-distributed direction on the +Z hemisphere (Malley's method); its density is

@@ -786,7 +786,7 @@ impl World {
             lights.push(Light::Sky(Box::new(map)));
         }
 
-        let accel = Accel::build(tri_meshes, instances);
+        let accel = Accel::build_flattening(tri_meshes, instances, crate::accel::FLATTEN_TRIANGLES);
         let (lo, hi) = accel.bounds();
         let radius = (0.5 * (hi - lo).length()).max(1e-3);
         let radius = if radius.is_finite() { radius } else { 1.0 };
@@ -817,11 +817,13 @@ impl World {
         let medium = super::haze::medium(scene, &mut capabilities);
         let transmissive_shadows = scene.trace.as_ref().is_some_and(|t| t.transmissive_shadows)
             && materials.iter().any(|m| m.bxdf.bounds_body());
+        let world_geometry = world_geometry(&accel, &shading, &infos);
         Ok(World {
             trace: TraceScene {
                 accel,
                 shading,
                 instances: infos,
+                world_geometry,
                 materials,
                 lights,
                 light_instance,
@@ -852,6 +854,33 @@ impl World {
             asset_files,
         })
     }
+}
+
+/// Per accel instance, the world geometry of those the accel flattened into world space.
+fn world_geometry(
+    accel: &Accel,
+    shading: &[MeshShading],
+    infos: &[InstanceInfo],
+) -> Vec<Option<WorldGeometry>> {
+    accel
+        .instances()
+        .iter()
+        .zip(infos)
+        .enumerate()
+        .map(|(i, (inst, info))| {
+            let m = inst.mesh as usize;
+            match (accel.meshes().get(m), shading.get(m)) {
+                (Some(mesh), Some(sh)) if accel.is_flattened(i as u32) => Some(WorldGeometry::new(
+                    mesh,
+                    sh,
+                    &inst.world_from_object,
+                    info.normal_matrix,
+                    info.orientation,
+                )),
+                _ => None,
+            }
+        })
+        .collect()
 }
 
 /// A mover's world transform where it stands at `value` (degrees about its axis through its

@@ -195,6 +195,66 @@ pub struct Capability {
     pub count: usize,
 }
 
+/// The world-space geometry of an instance the accel flattened into world space (a mesh
+/// placed once, or a small one placed a few times): what the shading point of a hit reads,
+/// computed once instead of per hit. Positions and face normals are the bits the per-hit
+/// transform gives; vertex normals are transformed before, not after, interpolation.
+#[derive(Clone, Debug, Default)]
+pub struct WorldGeometry {
+    /// World positions, world units, per vertex of the mesh.
+    pub positions: Vec<Vec3>,
+    /// World vertex normals (the normal matrix times the object normals, not renormalised),
+    /// per vertex; empty where the mesh has none.
+    pub normals: Vec<Vec3>,
+    /// Unit world normal of each triangle's front face (its winding's, mirroring accounted
+    /// for).
+    pub face_normals: Vec<Vec3>,
+}
+
+impl WorldGeometry {
+    /// The world geometry of `mesh` placed by `world_from_object`, with normal matrix
+    /// `normal_matrix` and `orientation` ±1 (see [`InstanceInfo`]).
+    pub fn new(
+        mesh: &crate::accel::TriangleMesh,
+        shading: &MeshShading,
+        world_from_object: &Mat4,
+        normal_matrix: Mat3,
+        orientation: f32,
+    ) -> WorldGeometry {
+        let positions: Vec<Vec3> = mesh
+            .positions
+            .iter()
+            .map(|&v| world_from_object.transform_point3(v))
+            .collect();
+        let normals = if shading.normals.len() == mesh.positions.len() {
+            shading.normals.iter().map(|&n| normal_matrix * n).collect()
+        } else {
+            Vec::new()
+        };
+        let face_normals = mesh
+            .indices
+            .iter()
+            .map(|tri| match tri.map(|v| positions.get(v as usize)) {
+                [Some(&a), Some(&b), Some(&c)] => {
+                    ((b - a).cross(c - a) * orientation).normalize_or(Vec3::Y)
+                }
+                _ => Vec3::Y,
+            })
+            .collect();
+        WorldGeometry {
+            positions,
+            normals,
+            face_normals,
+        }
+    }
+
+    /// Bytes held.
+    pub fn memory_bytes(&self) -> usize {
+        (self.positions.len() + self.normals.len() + self.face_normals.len())
+            * std::mem::size_of::<Vec3>()
+    }
+}
+
 /// What rays read while a bake traces: geometry, materials, lights and sky. Immutable once
 /// built, borrowed by the integrator; it holds nothing about the camera, the manifest or the
 /// scene's files.
@@ -205,6 +265,10 @@ pub struct TraceScene {
     pub shading: Vec<MeshShading>,
     /// Per accel instance.
     pub instances: Vec<InstanceInfo>,
+    /// Per accel instance, its world-space geometry where the accel flattened it
+    /// ([`Accel::is_flattened`]; `None` for an instanced mesh, which keeps one object-space
+    /// copy).
+    pub world_geometry: Vec<Option<WorldGeometry>>,
     /// The materials instances point at.
     pub materials: Vec<MaterialDef>,
     /// Every light.

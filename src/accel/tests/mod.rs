@@ -538,6 +538,61 @@ fn single_use_meshes_are_flattened_and_report_their_origin() {
         .is_none());
 }
 
+/// A small mesh placed several times is flattened within the budget, instanced beyond it, and
+/// either way every ray reports the same instance and triangle, at the same `t` up to the
+/// rounding of object against world space.
+#[test]
+fn small_meshes_placed_a_few_times_are_flattened_within_the_budget() {
+    let mesh = icosphere(2); // 320 triangles
+    let tris = mesh.indices.len();
+    let placements: Vec<Instance> = (0..3)
+        .map(|i| {
+            let m = Mat4::from_scale_rotation_translation(
+                Vec3::splat(1.0 + 0.25 * i as f32),
+                glam::Quat::from_rotation_y(0.4 * i as f32),
+                Vec3::new(3.0 * i as f32 - 3.0, 0.0, 0.0),
+            );
+            inst(0, m, 1)
+        })
+        .collect();
+    let instanced = Accel::build(vec![mesh.clone()], placements.clone());
+    let under = Accel::build_flattening(vec![mesh.clone()], placements.clone(), 3 * tris);
+    let over = Accel::build_flattening(vec![mesh], placements, 3 * tris - 1);
+    assert!((0..3).all(|i| under.is_flattened(i)));
+    assert!((0..3).all(|i| !over.is_flattened(i) && !instanced.is_flattened(i)));
+    // Flattened: one merged top-level leaf; instanced: one per placement.
+    assert_eq!(under.instance_data.len(), 1);
+    assert_eq!(over.instance_data.len(), 3);
+    let mut met = 0;
+    for k in 0..400 {
+        let x = -5.0 + 10.0 * (k as f32 + 0.5) / 400.0;
+        let y = 0.9 * ((k * 7 % 400) as f32 / 400.0 - 0.5);
+        let r = ray(
+            Vec3::new(x, y, 10.0),
+            Vec3::new(0.01, 0.02, -1.0),
+            f32::INFINITY,
+        );
+        let a = instanced.closest_hit(&r, 1);
+        let b = under.closest_hit(&r, 1);
+        let c = over.closest_hit(&r, 1);
+        assert_eq!(a.map(|h| h.t.to_bits()), c.map(|h| h.t.to_bits()));
+        match (a, b) {
+            (None, None) => {}
+            (Some(a), Some(b)) => {
+                met += 1;
+                assert_eq!((a.instance, a.prim), (b.instance, b.prim), "ray {k}");
+                assert!((a.t - b.t).abs() <= 1e-5 * a.t, "ray {k}: {} {}", a.t, b.t);
+                assert_eq!(
+                    instanced.any_hit(&r, 1, |_| true),
+                    under.any_hit(&r, 1, |_| true)
+                );
+            }
+            (a, b) => panic!("ray {k}: {a:?} against {b:?}"),
+        }
+    }
+    assert!(met > 100, "{met} rays met the spheres");
+}
+
 /// (6) A mesh placed 1000 times is stored once; each instance costs a bounded number of bytes.
 #[test]
 fn instancing_keeps_one_copy() {

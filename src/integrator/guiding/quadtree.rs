@@ -63,7 +63,7 @@ pub(super) fn dir_to_square(d: Vec3) -> Vec2 {
 pub(super) fn square_to_dir(q: Vec2) -> Vec3 {
     let cos_t = 2.0 * q.x - 1.0;
     let sin_t = (1.0 - cos_t * cos_t).max(0.0).sqrt();
-    let (s, c) = (TAU * q.y).sin_cos();
+    let (s, c) = crate::sampling::trig::sin_cos_turn(q.y);
     Vec3::new(sin_t * c, sin_t * s, cos_t)
 }
 

@@ -35,8 +35,6 @@
 
 use glam::{Vec2, Vec3};
 
-use std::f32::consts::TAU;
-
 use super::albedo::ROUGHNESS_MIN;
 use super::ggx::Ggx;
 use super::{fresnel, positive, BsdfSample, Bxdf};
@@ -496,9 +494,9 @@ impl Bxdf for Dielectric {
             let side = if outside { 0 } else { N_ROWS * N_MU };
             let mu = self.ms.sample_mu(side, u.x)?;
             let sin = (1.0 - mu * mu).max(0.0).sqrt();
-            let phi = TAU * u.y;
+            let (sin_phi, cos_phi) = crate::sampling::trig::sin_cos_turn(u.y);
             let z = if outside { mu } else { -mu };
-            let wi = unit(Vec3::new(sin * phi.cos(), sin * phi.sin(), z));
+            let wi = unit(Vec3::new(sin * cos_phi, sin * sin_phi, z));
             if on_horizon(wi.z) {
                 return None;
             }
