@@ -278,6 +278,27 @@ mod tests {
         });
         let tree = SphereTree::build(&spheres);
         assert_eq!(tree.len(), 301);
+        let hits = agree_with_the_loop(&tree, &spheres);
+        assert!(hits > 2000, "{hits} hits: the test must exercise hits");
+        // Trees of one leaf (one or two spheres), with a tie between two equal spheres.
+        for few in [vec![spheres[9]], vec![spheres[5], spheres[300]]] {
+            let big: Vec<Sphere> = few
+                .iter()
+                .map(|s| Sphere {
+                    radius: 6.0,
+                    center: s.center * 0.2,
+                    ..*s
+                })
+                .collect();
+            let tree = SphereTree::build(&big);
+            let hits = agree_with_the_loop(&tree, &big);
+            assert!(hits > 500, "{hits} hits on {} spheres", big.len());
+        }
+    }
+
+    /// Checks every query of `tree` against a loop over `spheres` on 4000 rays × 3 masks;
+    /// returns how many met a sphere.
+    fn agree_with_the_loop(tree: &SphereTree, spheres: &[Sphere]) -> u32 {
         let mut hits = 0;
         for j in 0..4000u64 {
             let k = 1000 + j * 11;
@@ -315,7 +336,7 @@ mod tests {
                 hits += want.is_some() as u32;
             }
         }
-        assert!(hits > 2000, "{hits} hits: the test must exercise hits");
+        hits
     }
 
     #[test]
