@@ -243,7 +243,9 @@ impl Bxdf for Sheen {
 #[cfg(test)]
 mod tests {
     use super::super::testutil::ODD_VALUES;
-    use super::super::testutil::{albedo, assert_reciprocal, chi2_bxdf, dir, odd_dirs, Rng};
+    use super::super::testutil::{
+        albedo, assert_finite_on_odd_dirs, assert_reciprocal, chi2_bxdf, dir, Rng,
+    };
     use super::*;
 
     #[test]
@@ -333,15 +335,7 @@ mod tests {
         let mut rng = Rng::new(32);
         for &x in &ODD_VALUES {
             let c = Sheen::new(Vec3::splat(x), x, x);
-            for wo in odd_dirs() {
-                for wi in odd_dirs() {
-                    let (f, pdf) = c.f_pdf(wo, wi);
-                    assert!(f.is_finite() && pdf.is_finite());
-                }
-                if let Some(b) = c.sample_f(wo, rng.f32(), rng.vec2()) {
-                    assert!(b.f.is_finite() && b.pdf.is_finite() && b.wi.is_finite());
-                }
-            }
+            assert_finite_on_odd_dirs(&c, &mut rng);
         }
     }
 }

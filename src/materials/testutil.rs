@@ -109,3 +109,21 @@ pub fn assert_sample_is_evaluation(b: &impl super::Bxdf, wo: Vec3, s: &super::Bs
     assert!(s.pdf > 0.0 && s.f.is_finite() && s.wi.z > 0.0 && !s.specular);
     assert!((s.wi.length() - 1.0).abs() < 1e-5);
 }
+
+/// Asserts that `b` evaluates (`f_pdf`) and draws (`sample_f`, numbers from `rng`) only finite
+/// values over every pair of [`odd_dirs`]: what each lobe's "odd inputs" test checks for a
+/// BxDF built from [`ODD_VALUES`].
+pub fn assert_finite_on_odd_dirs(b: &impl super::Bxdf, rng: &mut Rng) {
+    for wo in odd_dirs() {
+        for wi in odd_dirs() {
+            let (f, pdf) = b.f_pdf(wo, wi);
+            assert!(f.is_finite() && pdf.is_finite(), "{wo} {wi}: {f} {pdf}");
+        }
+        if let Some(s) = b.sample_f(wo, rng.f32(), rng.vec2()) {
+            assert!(
+                s.f.is_finite() && s.pdf.is_finite() && s.wi.is_finite(),
+                "{wo}"
+            );
+        }
+    }
+}

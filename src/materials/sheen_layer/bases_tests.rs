@@ -2,8 +2,8 @@
 //! `chrome`): the same checks as over `plain` (`super::tests`), per base.
 
 use super::super::testutil::{
-    albedo, assert_reciprocal, assert_sample_is_evaluation, chi2_bxdf, dir, odd_dirs, Rng,
-    ODD_VALUES,
+    albedo, assert_finite_on_odd_dirs, assert_reciprocal, assert_sample_is_evaluation, chi2_bxdf,
+    dir, Rng, ODD_VALUES,
 };
 use super::*;
 
@@ -175,15 +175,7 @@ fn odd_inputs_over_eon_and_conductor_stay_finite() {
             SheenBase::from(Conductor::new(Vec3::splat(x), x)),
         ] {
             let c = Sheened::new(base, x, Vec3::splat(x), x);
-            for wo in odd_dirs() {
-                for wi in odd_dirs() {
-                    let (f, pdf) = c.f_pdf(wo, wi);
-                    assert!(f.is_finite() && pdf.is_finite());
-                }
-                if let Some(b) = c.sample_f(wo, rng.f32(), rng.vec2()) {
-                    assert!(b.f.is_finite() && b.pdf.is_finite() && b.wi.is_finite());
-                }
-            }
+            assert_finite_on_odd_dirs(&c, &mut rng);
         }
     }
 }
