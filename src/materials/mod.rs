@@ -631,6 +631,36 @@ mod tests {
         ))))
     }
 
+    /// `from_unit` (the path loop's constructor) is `new` without the renormalising: for unit
+    /// inputs the same flips, bend and frame, so the same values up to rounding.
+    #[test]
+    fn from_unit_is_new_for_unit_normals() {
+        let mut rng = Rng::new(23);
+        for k in 0..4000 {
+            let ng = rng.sphere_dir();
+            // Shading normals near the geometric one, some beyond it, on either side.
+            let ns = (ng + 0.6 * rng.sphere_dir()).normalize();
+            let ns = if k % 5 == 0 { -ns } else { ns };
+            let wo = rng.sphere_dir();
+            let (a, b) = (
+                Bsdf::new(ng, ns, wo, plastic()),
+                Bsdf::from_unit(ng, ns, wo, plastic()),
+            );
+            assert!(
+                (a.shading_normal() - b.shading_normal()).length() < 1e-6,
+                "{k}"
+            );
+            assert_eq!(a.below_horizon(wo), b.below_horizon(wo));
+            let wi = rng.sphere_dir();
+            let ((fa, pa), (fb, pb)) = (a.f_pdf(wo, wi), b.f_pdf(wo, wi));
+            assert!(
+                (fa - fb).abs().max_element() <= 1e-5 * fa.max_element().max(1.0),
+                "{k}"
+            );
+            assert!((pa - pb).abs() <= 1e-5 * pa.max(1.0), "{k}");
+        }
+    }
+
     #[test]
     fn matches_the_local_bxdf_in_a_rotated_frame() {
         let mut rng = Rng::new(21);

@@ -247,12 +247,6 @@ impl WorldGeometry {
             face_normals,
         }
     }
-
-    /// Bytes held.
-    pub fn memory_bytes(&self) -> usize {
-        (self.positions.len() + self.normals.len() + self.face_normals.len())
-            * std::mem::size_of::<Vec3>()
-    }
 }
 
 /// What rays read while a bake traces: geometry, materials, lights and sky. Immutable once

@@ -552,3 +552,6 @@ mod gltf;
 
 /// The sheen layer on the families beyond `plain`'s.
 mod sheen;
+
+/// The world geometry of flattened instances.
+mod geometry;
