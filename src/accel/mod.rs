@@ -16,6 +16,7 @@
 //! are unchanged while reciprocals in the box test stay well-conditioned.
 
 mod build;
+mod frustum;
 mod node;
 mod packet;
 mod simd;

@@ -16,6 +16,7 @@ use std::mem::MaybeUninit;
 
 use glam::Vec3;
 
+use super::frustum::walk_frustum;
 use super::node::{below, Node8, NodeRay, LEAF, PACKET, STACK, T_SCALE, WIDTH};
 use super::node::{TriBlock, LEAF_TRIS};
 use super::simd::portable::{leaf_scalar, Portable};
@@ -32,7 +33,7 @@ use crate::geometry::Ray;
 const SINGLE_BELOW: u32 = 4;
 
 /// What a packet walk does at a leaf.
-trait PVisit {
+pub(crate) trait PVisit {
     /// Visits leaf `leaf` for the rays in `rays`; may lower their limits `lims` (the walk's
     /// units); returns the rays that are finished (an any-hit query found a hit).
     ///
@@ -208,6 +209,9 @@ struct Top<'a, 'q, K: PacketKernel, const ANY: bool> {
     st: &'q mut State,
     pr: &'q K::PRay,
     tp: Option<K::TPacket>,
+    /// A bundle query's bounds of the packet (world space), where it has them: the bottom
+    /// walks then go by [`walk_frustum`] too.
+    fr: Option<K::FRay>,
 }
 
 /// Bottom-level leaves of one instance visit.
@@ -266,8 +270,17 @@ impl<K: PacketKernel, const ANY: bool> PVisit for Top<'_, '_, K, ANY> {
                 tp: self.tp,
                 s_obj: [1.0; PACKET],
             };
-            done =
-                walk_packet::<K, ANY, _>(&blas.nodes, self.pr, &w.nr, &mut lims_o, m, &mut bottom);
+            done = match &self.fr {
+                Some(fr) => walk_frustum::<K, ANY, _>(&blas.nodes, fr, &mut lims_o, m, &mut bottom),
+                None => walk_packet::<K, ANY, _>(
+                    &blas.nodes,
+                    self.pr,
+                    &w.nr,
+                    &mut lims_o,
+                    m,
+                    &mut bottom,
+                ),
+            };
         } else {
             // Each ray moved to object space as the single-ray query moves it.
             let (mut nr, mut tri, mut tri_k, mut lanes) = (w.nr, w.tri, w.tri_k, w.lanes);
@@ -300,6 +313,11 @@ impl<K: PacketKernel, const ANY: bool> PVisit for Top<'_, '_, K, ANY> {
                 ok &= !g;
                 let pr = K::prep_packet(&lanes);
                 let tp = K::prep_tri_packet(&lanes, &tri[lo]);
+                // A bundle's object-space bounds, from the rays as moved.
+                let fr = match self.fr {
+                    Some(_) => K::frustum(&lanes, g).map(|f| K::prep_frustum(&f)),
+                    None => None,
+                };
                 let mut lims_o = [0.0; PACKET];
                 for i in 0..PACKET {
                     lims_o[i] = self.st.t_lim_w[i] / s_obj[i];
@@ -314,8 +332,14 @@ impl<K: PacketKernel, const ANY: bool> PVisit for Top<'_, '_, K, ANY> {
                     tp,
                     s_obj,
                 };
-                done |=
-                    walk_packet::<K, ANY, _>(&blas.nodes, &pr, &nr, &mut lims_o, g, &mut bottom);
+                done |= match &fr {
+                    Some(fr) => {
+                        walk_frustum::<K, ANY, _>(&blas.nodes, fr, &mut lims_o, g, &mut bottom)
+                    }
+                    None => {
+                        walk_packet::<K, ANY, _>(&blas.nodes, &pr, &nr, &mut lims_o, g, &mut bottom)
+                    }
+                };
             }
         }
         let mut r = m;
@@ -444,7 +468,7 @@ impl<K: PacketKernel, const ANY: bool> PVisit for Bottom<'_, '_, K, ANY> {
 /// # Safety
 /// `K`'s instructions must be available.
 #[inline(always)]
-unsafe fn trace_packet<'a, K: PacketKernel, const ANY: bool>(
+unsafe fn trace_packet<'a, K: PacketKernel, const ANY: bool, const BUNDLE: bool>(
     tlas: &super::Tlas,
     w: &mut World<'a, K>,
     st: &mut State,
@@ -483,15 +507,22 @@ unsafe fn trace_packet<'a, K: PacketKernel, const ANY: bool>(
         valid &= !g;
         let pr = K::prep_packet(&w.lanes);
         let tp = K::prep_tri_packet(&w.lanes, &w.tri[lo]);
+        let fr = match BUNDLE {
+            true => K::frustum(&w.lanes, g).map(|f| K::prep_frustum(&f)),
+            false => None,
+        };
         let mut top = Top::<K, ANY> {
             w: &*w,
             st: &mut *st,
             pr: &pr,
             tp,
+            fr,
         };
         if tlas.leaf_inst.len() == 1 {
             // One top-level leaf: its box test would only repeat the bottom root's.
             top.leaf(0, g, &mut lims_w);
+        } else if let Some(fr) = &fr {
+            walk_frustum::<K, ANY, _>(&tlas.nodes, fr, &mut lims_w, g, &mut top);
         } else {
             walk_packet::<K, ANY, _>(&tlas.nodes, &pr, &w.nr, &mut lims_w, g, &mut top);
         }
@@ -506,7 +537,7 @@ unsafe fn trace_packet<'a, K: PacketKernel, const ANY: bool>(
 /// # Safety
 /// `K`'s instructions must be available.
 #[inline(always)]
-unsafe fn trace_stream<K: PacketKernel, const ANY: bool>(
+unsafe fn trace_stream<K: PacketKernel, const ANY: bool, const BUNDLE: bool>(
     a: &Accel,
     rays: &[Ray],
     masks: &[u32],
@@ -540,14 +571,19 @@ unsafe fn trace_stream<K: PacketKernel, const ANY: bool>(
         .zip(masks.chunks(PACKET))
         .zip(out.chunks_mut(PACKET))
     {
-        trace_packet::<K, ANY>(tlas, &mut w, &mut st, r, m, o);
+        trace_packet::<K, ANY, BUNDLE>(tlas, &mut w, &mut st, r, m, o);
     }
 }
 
 /// The portable packet path.
-fn stream_portable<const ANY: bool>(a: &Accel, r: &[Ray], m: &[u32], o: &mut [Option<Hit>]) {
+fn stream_portable<const ANY: bool, const B: bool>(
+    a: &Accel,
+    r: &[Ray],
+    m: &[u32],
+    o: &mut [Option<Hit>],
+) {
     // SAFETY: the portable kernels use no optional instruction.
-    unsafe { trace_stream::<Portable, ANY>(a, r, m, o) }
+    unsafe { trace_stream::<Portable, ANY, B>(a, r, m, o) }
 }
 
 /// The SSE4.1 packet path.
@@ -556,8 +592,13 @@ fn stream_portable<const ANY: bool>(a: &Accel, r: &[Ray], m: &[u32], o: &mut [Op
 /// The CPU must support SSE4.1.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "sse4.1")]
-unsafe fn stream_sse41<const ANY: bool>(a: &Accel, r: &[Ray], m: &[u32], o: &mut [Option<Hit>]) {
-    trace_stream::<super::simd::x86::Sse41, ANY>(a, r, m, o)
+unsafe fn stream_sse41<const ANY: bool, const B: bool>(
+    a: &Accel,
+    r: &[Ray],
+    m: &[u32],
+    o: &mut [Option<Hit>],
+) {
+    trace_stream::<super::simd::x86::Sse41, ANY, B>(a, r, m, o)
 }
 
 /// The AVX2 packet path.
@@ -566,8 +607,13 @@ unsafe fn stream_sse41<const ANY: bool>(a: &Accel, r: &[Ray], m: &[u32], o: &mut
 /// The CPU must support AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn stream_avx2<const ANY: bool>(a: &Accel, r: &[Ray], m: &[u32], o: &mut [Option<Hit>]) {
-    trace_stream::<super::simd::x86::Avx2, ANY>(a, r, m, o)
+unsafe fn stream_avx2<const ANY: bool, const B: bool>(
+    a: &Accel,
+    r: &[Ray],
+    m: &[u32],
+    o: &mut [Option<Hit>],
+) {
+    trace_stream::<super::simd::x86::Avx2, ANY, B>(a, r, m, o)
 }
 
 impl Accel {
@@ -605,7 +651,31 @@ impl Accel {
         out: &mut [Option<Hit>],
     ) {
         assert!(masks.len() == rays.len() && out.len() == rays.len());
-        self.packet_dispatch::<false>(isa, rays, masks, out);
+        self.packet_dispatch::<false, false>(isa, rays, masks, out);
+    }
+
+    /// [`Accel::closest_hit_packet`] for rays that nearly coincide, such as the camera
+    /// samples of one pixel: each packet is walked as one bundle, its eight children tested
+    /// once per node against the rays' bounds instead of once per ray (docs/accel.md,
+    /// "Bundles"). The same bits as `closest_hit` ray by ray; on rays far apart it visits
+    /// more leaves than the packet walk and is slower.
+    ///
+    /// # Panics
+    /// If `masks` or `out` is not as long as `rays`.
+    pub fn closest_hit_bundle(&self, rays: &[Ray], masks: &[u32], out: &mut [Option<Hit>]) {
+        self.closest_hit_bundle_isa(self.isa, rays, masks, out)
+    }
+
+    /// [`Accel::closest_hit_bundle`] on a chosen path, as [`Accel::closest_hit_packet_isa`].
+    pub fn closest_hit_bundle_isa(
+        &self,
+        isa: Isa,
+        rays: &[Ray],
+        masks: &[u32],
+        out: &mut [Option<Hit>],
+    ) {
+        assert!(masks.len() == rays.len() && out.len() == rays.len());
+        self.packet_dispatch::<false, true>(isa, rays, masks, out);
     }
 
     /// [`Accel::any_hit_packet`] on a chosen path, as [`Accel::closest_hit_packet_isa`].
@@ -619,7 +689,7 @@ impl Accel {
             .zip(masks.chunks(RUN))
             .zip(out.chunks_mut(RUN))
         {
-            self.packet_dispatch::<true>(isa, r, m, &mut hits[..r.len()]);
+            self.packet_dispatch::<true, false>(isa, r, m, &mut hits[..r.len()]);
             for (o, h) in o.iter_mut().zip(&hits) {
                 *o = h.is_some();
             }
@@ -627,7 +697,7 @@ impl Accel {
     }
 
     /// Runs a packet query on `isa`, or on the portable path when this CPU cannot run it.
-    fn packet_dispatch<const ANY: bool>(
+    fn packet_dispatch<const ANY: bool, const BUNDLE: bool>(
         &self,
         isa: Isa,
         rays: &[Ray],
@@ -637,12 +707,14 @@ impl Accel {
         match isa {
             // SAFETY: `runnable` holds the run-time detection of each path's instructions.
             #[cfg(target_arch = "x86_64")]
-            Isa::Avx2 if self.runnable[2] => unsafe { stream_avx2::<ANY>(self, rays, masks, out) },
+            Isa::Avx2 if self.runnable[2] => unsafe {
+                stream_avx2::<ANY, BUNDLE>(self, rays, masks, out)
+            },
             #[cfg(target_arch = "x86_64")]
             Isa::Sse41 if self.runnable[1] => unsafe {
-                stream_sse41::<ANY>(self, rays, masks, out)
+                stream_sse41::<ANY, BUNDLE>(self, rays, masks, out)
             },
-            _ => stream_portable::<ANY>(self, rays, masks, out),
+            _ => stream_portable::<ANY, BUNDLE>(self, rays, masks, out),
         }
     }
 }

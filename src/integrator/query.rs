@@ -221,10 +221,11 @@ impl PathTracer<'_> {
         let mut hits = [None; N];
         let masks = [mask::DRAWN; N];
         let n = rays.len();
-        // The same hits, bit for bit, as `closest_hit` one ray at a time.
+        // The same hits, bit for bit, as `closest_hit` one ray at a time; walked as one
+        // bundle, since they nearly coincide.
         self.scene
             .accel
-            .closest_hit_packet(rays, &masks[..n], &mut hits[..n]);
+            .closest_hit_bundle(rays, &masks[..n], &mut hits[..n]);
         for ((r, h), o) in rays.iter().zip(&hits).zip(out) {
             *o = self.with_spheres(r, *h, true);
         }

@@ -7,6 +7,7 @@ pub(crate) mod portable;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86;
 
+use super::frustum::Frustum;
 use super::node::{Node8, NodeRay, TriBlock, LEAF_TRIS, PACKET, WIDTH};
 use super::triangle::TriRay;
 
@@ -187,6 +188,28 @@ pub(crate) trait PacketKernel: Kernel {
         rays: u32,
         out: &mut PacketLeafOut,
     ) -> (u32, u32);
+
+    /// Bundle bounds in the kernel's registers.
+    type FRay: Copy;
+
+    /// [`Frustum::of`] the rays `rays` of `p`, as the kernel computes it fastest (the same
+    /// values: minima and maxima are exact).
+    #[inline(always)]
+    unsafe fn frustum(p: &PacketRay, rays: u32) -> Option<Frustum> {
+        Frustum::of(p, rays)
+    }
+
+    /// Prepares `f` for [`PacketKernel::node_frustum`].
+    unsafe fn prep_frustum(f: &Frustum) -> Self::FRay;
+
+    /// The box test of the eight children against the bounds `f` for `t` in `[0, lim]`
+    /// (`lim` already widened by `T_SCALE`): the mask of children whose box some ray of the
+    /// bounds may meet, and per child the least entry distance of the bounds (a lower bound
+    /// of each ray's own). Per child and axis: `min(fl(x·r_lo), fl(x·r_hi))` with
+    /// `x = fl(p_near − o_near)` for the entry, the `max` of the same with the exit plane,
+    /// `o_far` and the exit reciprocals, combined as the single-ray test combines its slabs
+    /// (the operands are never NaN: the bounds' reciprocals are finite).
+    unsafe fn node_frustum(n: &Node8, f: &Self::FRay, lim: f32, near: &mut [f32; WIDTH]) -> u32;
 }
 
 /// Raw results of a packet leaf test: `[triangle][ray]`, as [`LeafOut`] per ray.

@@ -2,6 +2,7 @@
 //! for bit. Used on CPUs (or targets) without SSE4.1.
 
 use super::{max_ps, min_ps, ChildRays, Kernel, LeafOut, PacketKernel, PacketLeafOut, PacketRay};
+use crate::accel::frustum::Frustum;
 use crate::accel::node::{Node8, NodeRay, TriBlock, LEAF_TRIS, PACKET, T_SCALE, WIDTH};
 use crate::accel::triangle::TriRay;
 use glam::Vec3;
@@ -108,6 +109,36 @@ impl PacketKernel for Portable {
         _: &mut PacketLeafOut,
     ) -> (u32, u32) {
         (0, 0)
+    }
+
+    type FRay = Frustum;
+
+    #[inline(always)]
+    unsafe fn prep_frustum(f: &Frustum) -> Frustum {
+        *f
+    }
+
+    #[inline(always)]
+    unsafe fn node_frustum(n: &Node8, f: &Frustum, lim: f32, near: &mut [f32; WIDTH]) -> u32 {
+        let p = &n.planes;
+        let mut mask = 0;
+        for c in 0..WIDTH {
+            let tn = |k: usize| {
+                let x = p[f.near[k]][c] - f.o_near[k];
+                min_ps(x * f.inv[k][0], x * f.inv[k][1])
+            };
+            let tf = |k: usize| {
+                let x = p[f.far[k]][c] - f.o_far[k];
+                max_ps(x * f.inv_far[k][0], x * f.inv_far[k][1])
+            };
+            let nr = max_ps(max_ps(tn(0), tn(1)), max_ps(tn(2), 0.0));
+            let fr = min_ps(min_ps(tf(0), tf(1)), min_ps(tf(2), lim));
+            if nr <= fr {
+                mask |= 1 << c;
+            }
+            near[c] = nr;
+        }
+        mask
     }
 }
 

@@ -6,6 +6,7 @@
 use core::arch::x86_64::*;
 
 use super::{ChildRays, Kernel, LeafOut, PacketKernel, PacketLeafOut, PacketRay};
+use crate::accel::frustum::Frustum;
 use crate::accel::node::{Node8, NodeRay, TriBlock, LEAF_TRIS, PACKET, T_SCALE, WIDTH};
 use crate::accel::triangle::TriRay;
 
@@ -402,6 +403,56 @@ impl PacketKernel for Sse41 {
     ) -> (u32, u32) {
         (0, 0)
     }
+
+    type FRay = FRay<__m128>;
+
+    #[inline(always)]
+    unsafe fn prep_frustum(f: &Frustum) -> FRay<__m128> {
+        let s3 = |v: [f32; 3]| [splat4(v[0]), splat4(v[1]), splat4(v[2])];
+        let s2 = |v: [f32; 2]| [splat4(v[0]), splat4(v[1])];
+        FRay {
+            o_near: s3(f.o_near),
+            o_far: s3(f.o_far),
+            inv: [s2(f.inv[0]), s2(f.inv[1]), s2(f.inv[2])],
+            inv_far: [s2(f.inv_far[0]), s2(f.inv_far[1]), s2(f.inv_far[2])],
+            near: f.near,
+            far: f.far,
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn node_frustum(n: &Node8, f: &FRay<__m128>, lim: f32, near: &mut [f32; WIDTH]) -> u32 {
+        let p = &n.planes;
+        let zero = _mm_setzero_ps();
+        let lim = _mm_set1_ps(lim);
+        let mut mask = 0;
+        for h in 0..2 {
+            // Lane c: `Portable::node_frustum`'s operations for child 4h + c.
+            let nr = _mm_max_ps(
+                _mm_max_ps(
+                    bound4(&p[f.near[0]], h, f.o_near[0], &f.inv[0], false),
+                    bound4(&p[f.near[1]], h, f.o_near[1], &f.inv[1], false),
+                ),
+                _mm_max_ps(
+                    bound4(&p[f.near[2]], h, f.o_near[2], &f.inv[2], false),
+                    zero,
+                ),
+            );
+            let fr = _mm_min_ps(
+                _mm_min_ps(
+                    bound4(&p[f.far[0]], h, f.o_far[0], &f.inv_far[0], true),
+                    bound4(&p[f.far[1]], h, f.o_far[1], &f.inv_far[1], true),
+                ),
+                _mm_min_ps(
+                    bound4(&p[f.far[2]], h, f.o_far[2], &f.inv_far[2], true),
+                    lim,
+                ),
+            );
+            mask |= (_mm_movemask_ps(_mm_cmple_ps(nr, fr)) as u32) << (4 * h);
+            _mm_storeu_ps(near[4 * h..].as_mut_ptr(), nr);
+        }
+        mask
+    }
 }
 
 impl PacketKernel for Avx2 {
@@ -560,6 +611,148 @@ impl PacketKernel for Avx2 {
             }
         }
         (hits, zeros)
+    }
+
+    type FRay = FRay<__m256>;
+
+    #[inline(always)]
+    unsafe fn frustum(p: &PacketRay, rays: u32) -> Option<Frustum> {
+        // Lanes outside `rays` take the first ray's values, so every lane can be reduced.
+        let bits = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+        let on = _mm256_castsi256_ps(_mm256_cmpeq_epi32(
+            _mm256_and_si256(_mm256_set1_epi32(rays as i32), bits),
+            bits,
+        ));
+        let first = rays.trailing_zeros() as usize;
+        let mut lo = [[0.0f32; 3]; 3];
+        let mut hi = [[0.0f32; 3]; 3];
+        let mut nan = 0;
+        for (j, a) in [&p.o, &p.inv, &p.inv_far].into_iter().enumerate() {
+            for k in 0..3 {
+                let v = _mm256_blendv_ps(
+                    _mm256_set1_ps(a[k][first]),
+                    _mm256_loadu_ps(a[k].as_ptr()),
+                    on,
+                );
+                nan |= _mm256_movemask_ps(_mm256_cmp_ps::<_CMP_UNORD_Q>(v, v));
+                lo[j][k] = reduce8(v, false);
+                hi[j][k] = reduce8(v, true);
+            }
+        }
+        // A NaN lane (a direction with a NaN component) could drop out of the reduction.
+        if nan != 0 {
+            return None;
+        }
+        Frustum::from_extremes(p, lo, hi)
+    }
+
+    #[inline(always)]
+    unsafe fn prep_frustum(f: &Frustum) -> FRay<__m256> {
+        let s3 = |v: [f32; 3]| [splat8(v[0]), splat8(v[1]), splat8(v[2])];
+        let s2 = |v: [f32; 2]| [splat8(v[0]), splat8(v[1])];
+        FRay {
+            o_near: s3(f.o_near),
+            o_far: s3(f.o_far),
+            inv: [s2(f.inv[0]), s2(f.inv[1]), s2(f.inv[2])],
+            inv_far: [s2(f.inv_far[0]), s2(f.inv_far[1]), s2(f.inv_far[2])],
+            near: f.near,
+            far: f.far,
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn node_frustum(n: &Node8, f: &FRay<__m256>, lim: f32, near: &mut [f32; WIDTH]) -> u32 {
+        let p = &n.planes;
+        // Lane c: `Portable::node_frustum`'s operations for child c.
+        let nr = _mm256_max_ps(
+            _mm256_max_ps(
+                bound8(&p[f.near[0]], f.o_near[0], &f.inv[0], false),
+                bound8(&p[f.near[1]], f.o_near[1], &f.inv[1], false),
+            ),
+            _mm256_max_ps(
+                bound8(&p[f.near[2]], f.o_near[2], &f.inv[2], false),
+                _mm256_setzero_ps(),
+            ),
+        );
+        let fr = _mm256_min_ps(
+            _mm256_min_ps(
+                bound8(&p[f.far[0]], f.o_far[0], &f.inv_far[0], true),
+                bound8(&p[f.far[1]], f.o_far[1], &f.inv_far[1], true),
+            ),
+            _mm256_min_ps(
+                bound8(&p[f.far[2]], f.o_far[2], &f.inv_far[2], true),
+                _mm256_set1_ps(lim),
+            ),
+        );
+        _mm256_storeu_ps(near.as_mut_ptr(), nr);
+        _mm256_movemask_ps(_mm256_cmp_ps::<_CMP_LE_OQ>(nr, fr)) as u32
+    }
+}
+
+/// Bundle bounds as registers of `V` (each value broadcast).
+#[derive(Clone, Copy)]
+pub(crate) struct FRay<V: Copy> {
+    o_near: [V; 3],
+    o_far: [V; 3],
+    inv: [[V; 2]; 3],
+    inv_far: [[V; 2]; 3],
+    near: [usize; 3],
+    far: [usize; 3],
+}
+
+/// `x` in all four lanes (a function, not a closure: see `vert4`).
+#[inline(always)]
+fn splat4(x: f32) -> __m128 {
+    // SAFETY: SSE is part of x86-64.
+    unsafe { _mm_set1_ps(x) }
+}
+
+/// `x` in all eight lanes.
+#[inline(always)]
+fn splat8(x: f32) -> __m256 {
+    // SAFETY: AVX registers are only built inside the AVX2 entry points, which enable AVX.
+    unsafe { _mm256_set1_ps(x) }
+}
+
+/// Bounds of the slab distances of children `4h..4h+4` for one plane row: with
+/// `x = fl(p − o)`, the least of `x·r[0]`, `x·r[1]`, or with `far` the greatest.
+#[inline(always)]
+unsafe fn bound4(row: &[f32; WIDTH], h: usize, o: __m128, r: &[__m128; 2], far: bool) -> __m128 {
+    let x = _mm_sub_ps(_mm_loadu_ps(row[4 * h..].as_ptr()), o);
+    let (a, b) = (_mm_mul_ps(x, r[0]), _mm_mul_ps(x, r[1]));
+    if far {
+        _mm_max_ps(a, b)
+    } else {
+        _mm_min_ps(a, b)
+    }
+}
+
+/// The least (or, with `max`, the greatest) of the eight lanes of `v` (no NaN among them).
+#[inline(always)]
+unsafe fn reduce8(v: __m256, max: bool) -> f32 {
+    let (a, b) = (_mm256_castps256_ps128(v), _mm256_extractf128_ps::<1>(v));
+    let pick = |x: __m128, y: __m128| {
+        if max {
+            _mm_max_ps(x, y)
+        } else {
+            _mm_min_ps(x, y)
+        }
+    };
+    let m = pick(a, b);
+    let m = pick(m, _mm_movehl_ps(m, m));
+    let m = pick(m, _mm_shuffle_ps::<0b01>(m, m));
+    _mm_cvtss_f32(m)
+}
+
+/// [`bound4`] for all eight children.
+#[inline(always)]
+unsafe fn bound8(row: &[f32; WIDTH], o: __m256, r: &[__m256; 2], far: bool) -> __m256 {
+    let x = _mm256_sub_ps(_mm256_loadu_ps(row.as_ptr()), o);
+    let (a, b) = (_mm256_mul_ps(x, r[0]), _mm256_mul_ps(x, r[1]));
+    if far {
+        _mm256_max_ps(a, b)
+    } else {
+        _mm256_min_ps(a, b)
     }
 }
 

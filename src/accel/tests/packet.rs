@@ -1,5 +1,5 @@
-//! The packet queries against the single-ray portable path: every ray of every packet, on
-//! every path, whatever the packet's size and composition, gets the same bits.
+//! The packet and bundle queries against the single-ray portable path: every ray of every
+//! packet, on every path, whatever the packet's size and composition, gets the same bits.
 use super::exact::{isa_rays, isa_scene, key};
 use super::*;
 
@@ -24,6 +24,11 @@ fn check(accel: &Accel, rays: &[Ray], masks: &[u32], what: &str) -> usize {
         for i in 0..rays.len() {
             assert_eq!(key(hits[i]), want[i], "{what}: {isa:?} closest, ray {i}");
             assert_eq!(any[i], want_any[i], "{what}: {isa:?} any, ray {i}");
+        }
+        // The bundle walk: the same bits whatever the packet's spread.
+        accel.closest_hit_bundle_isa(isa, rays, masks, &mut hits);
+        for i in 0..rays.len() {
+            assert_eq!(key(hits[i]), want[i], "{what}: {isa:?} bundle, ray {i}");
         }
     }
     accel.closest_hit_packet(rays, masks, &mut hits);
@@ -144,6 +149,12 @@ fn adversarial_packets() {
         ray(Vec3::ZERO, Vec3::X, -1.0),
         ray(Vec3::ZERO, Vec3::splat(1e-35), 1e30),
         ray(Vec3::splat(1e20), -Vec3::ONE, f32::INFINITY),
+        ray(Vec3::ZERO, Vec3::new(f32::NAN, 0.0, 1.0), 1.0),
+        ray(
+            Vec3::new(0.1, 0.2, 3.0),
+            Vec3::new(0.0, f32::NAN, -1.0),
+            f32::INFINITY,
+        ),
     ];
     for (i, r) in base.iter().enumerate().take(300) {
         rays.push(hostile[i % hostile.len()]);
@@ -216,4 +227,32 @@ fn camera_packets_on_a_flattened_mesh() {
         })
         .collect();
     check(&accel, &shadow, &masks, "shadow");
+}
+
+/// Bundles as the camera makes them: the eight samples of one pixel, directions a fraction
+/// of a pixel apart and origins spread over a small lens, through the instanced sphere, its
+/// rotated copy and the flattened meshes, at pixels across the whole view (silhouettes,
+/// misses, both levels of the tree).
+#[test]
+fn pixel_bundles_with_a_lens() {
+    let (accel, _) = isa_scene();
+    for (lens, pixel) in [(0.0f32, 1e-3f32), (0.02, 2e-3), (0.2, 1e-2)] {
+        let eye = Vec3::new(0.5, 1.0, 6.0);
+        let mut rays = Vec::new();
+        for p in 0..600u64 {
+            let target = Vec3::new(rnd(70, p) * 8.0 - 4.0, rnd(71, p) * 4.0 - 2.0, 0.0);
+            for j in 0..8u64 {
+                let q = 8 * p + j;
+                let u = |s: u64| rnd(s, q) * 2.0 - 1.0;
+                let o = eye + Vec3::new(u(72), u(73), 0.0) * lens;
+                let aim = target + Vec3::new(u(74), u(75), 0.0) * pixel;
+                rays.push(ray(o, aim - o, f32::INFINITY));
+            }
+        }
+        let masks = vec![3u32; rays.len()];
+        assert!(
+            check(&accel, &rays, &masks, &format!("lens {lens}")) > 300,
+            "lens {lens}"
+        );
+    }
 }
