@@ -102,7 +102,9 @@ pub const NARROW_ROUGHNESS: f32 = 0.1;
 /// [`NARROW_ROUGHNESS`] (glass and liquid, chrome, smooth plastics and metals).
 #[inline]
 pub fn narrow(bxdf: &Bxdfs) -> bool {
-    matches!(bxdf, Bxdfs::Coated(_)) || bxdf.roughness() < NARROW_ROUGHNESS
+    matches!(bxdf, Bxdfs::Coated(_))
+        || matches!(bxdf, Bxdfs::CoatedTranslucent(t) if t.is_coated())
+        || bxdf.roughness() < NARROW_ROUGHNESS
 }
 
 /// The normal of a reflecting vertex's horizon for the light choice (no light from below it

@@ -32,6 +32,9 @@ use glam::{Vec2, Vec3};
 use super::dielectric::Dielectric;
 use super::{fresnel, positive, BsdfSample, Bxdf, Eon, Plain, Sheen};
 
+mod coated;
+pub use coated::CoatedTranslucent;
+
 /// The reflection under a transmitting surface's interface: the family's own lobe.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Base {
