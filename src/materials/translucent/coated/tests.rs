@@ -269,6 +269,10 @@ fn keeps_the_bxdfs_size() {
     // before it (`Coated`, 248 bytes) by rebuilding its base on each call.
     let size = std::mem::size_of::<super::super::super::Bxdfs>();
     assert!(size <= 248, "{size}");
+    eprintln!(
+        "CoatedTranslucent {} bytes, Bxdfs {size}",
+        std::mem::size_of::<CoatedTranslucent>()
+    );
     assert!(std::mem::size_of::<CoatedTranslucent>() <= size);
 }
 
