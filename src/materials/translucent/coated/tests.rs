@@ -277,6 +277,41 @@ fn keeps_the_bxdfs_size() {
 }
 
 #[test]
+fn cost_is_printed() {
+    // No assertion: what building one costs, and a call against the uncoated lobe's (printed
+    // with --nocapture for docs/materials.md; a shared machine's timings are rough).
+    use std::hint::black_box;
+    use std::time::Instant;
+    let colour = Vec3::new(0.8, 0.5, 0.3);
+    let start = Instant::now();
+    let b = black_box(coated(0.3, 0.0, 0.6, colour, 1.0, 0.05));
+    let build = start.elapsed();
+    let tr = b.translucent();
+    let mut rng = Rng::new(1);
+    let pairs: Vec<(Vec3, Vec3)> = (0..4096)
+        .map(|_| (rng.upper_dir(), rng.sphere_dir()))
+        .collect();
+    let time = |f: &dyn Fn(Vec3, Vec3) -> (Vec3, f32)| {
+        let start = Instant::now();
+        let mut sum = 0.0f32;
+        for _ in 0..25 {
+            for &(wo, wi) in &pairs {
+                sum += f(black_box(wo), black_box(wi)).1;
+            }
+        }
+        black_box(sum);
+        start.elapsed().as_secs_f64() * 1e9 / (25.0 * pairs.len() as f64)
+    };
+    let coated_ns = time(&|wo, wi| b.f_pdf(wo, wi));
+    let bare_ns = time(&|wo, wi| tr.f_pdf(wo, wi));
+    eprintln!(
+        "CoatedTranslucent::new (r 0.3, coat r 0.05): {:.2} ms; f_pdf {coated_ns:.0} ns per \
+         call, the uncoated Translucent's {bare_ns:.0} ns",
+        build.as_secs_f64() * 1e3
+    );
+}
+
+#[test]
 fn odd_inputs_never_give_nan_or_inf() {
     let mut rng = Rng::new(3);
     for &x in &ODD_VALUES {
