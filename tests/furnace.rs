@@ -251,11 +251,10 @@ fn coated_clear_glass_body_is_invisible_in_the_furnace() {
 }
 
 /// A closed body of white `plain` that transmits under a clear coat (`CoatedTranslucent`: the
-/// coat met from both sides, what it reflects back in returned inside) never looks brighter
-/// than the furnace, and loses a little more than the uncoated body: its inside lobe `K` is
-/// tabulated on 16 nodes, short of what the coat reflects back in near the critical angle,
-/// where the light a smooth box traps meets its faces again and again (uncoated 0.9830,
-/// 0.9906, 0.9954; docs/materials.md, "A clear coat over transmission").
+/// coat met from both sides, what it reflects back in returned inside) is invisible in the
+/// furnace within the uncoated body's tolerances (docs/materials.md, "A clear coat over
+/// transmission"). The smooth case checks `K`'s nodes past the critical angle, where the light
+/// a smooth box traps meets its faces again and again: on nodes even in `|μ|` it lost 0.04.
 #[test]
 fn coated_translucent_body_is_invisible_in_the_furnace() {
     let material =
@@ -275,7 +274,7 @@ fn coated_translucent_body_is_invisible_in_the_furnace() {
         (
             "plain r 0.3 t 1, coat w 1 r 0.05",
             material(scene::Family::Plain, 0.3, 1.0, 1.0, 0.05),
-            0.03,
+            0.025,
         ),
         (
             "plain r 0.5 t 0.5, coat w 0.5 r 0.5",
@@ -285,7 +284,7 @@ fn coated_translucent_body_is_invisible_in_the_furnace() {
         (
             "lacquer r 0 t 0.7 (coat w 1 r 0.05)",
             material(scene::Family::Lacquer, 0.0, 0.7, 0.0, 0.05),
-            0.045,
+            0.015,
         ),
     ] {
         let (v, _) = render_box_of(m, 32, 64);

@@ -32,7 +32,8 @@
 //! - `f_horizon` is the coat's own horizon lobe, as under `lacquer`.
 //! - `L` and `K` are tabulated per material by a deterministic quadrature through the
 //!   translucent base's own sampling (a Hammersley set, weighted by its mixture pdf): `L` at
-//!   nodes in `√μ` per channel, `K` at nodes in `|μ|`, lowered until its chords lie below the
+//!   nodes in `√μ` per channel, `K` at nodes in `|μ|` up to the critical angle and in the
+//!   outside cosine beyond it, lowered until its chords lie below the
 //!   quadrature at the eighths of each segment (a smooth interface's `K` kinks at the critical
 //!   angle), and both scaled down by [`MARGIN`] so the quadrature's error cannot lift an
 //!   albedo above 1.
@@ -46,6 +47,7 @@ use std::f32::consts::FRAC_1_PI;
 
 use super::super::albedo::axis;
 use super::super::coat::{inverse, lower_envelope, weighted_integrals, CoatLayer};
+use super::super::glass::{critical_cosine, inside_cosine, outside_cosine};
 use super::super::{positive, BsdfSample, Bxdf};
 use super::Translucent;
 use crate::sampling::warp;
@@ -55,8 +57,13 @@ mod tests;
 
 /// Nodes of the outside compensation `L` along `x = √μ` (node 0 is `μ = 0`, where `L = 0`).
 const N_OUT: usize = 10;
-/// Nodes of the inside compensation `K`, evenly in `|μ|`.
-const N_IN: usize = 16;
+/// Nodes of the inside compensation `K`: [`N_IN_NEG`] segments evenly in `|μ|` up to the
+/// critical angle, the rest evenly in the outside cosine that `μ` refracts to, where a smooth
+/// interface's `K` is smooth (it kinks at the critical angle and rises steeply past it in
+/// `|μ|`, where a smooth body's trapped light meets its faces most).
+const N_IN: usize = 24;
+/// See [`N_IN`].
+const N_IN_NEG: usize = 8;
 /// The tables' fixed-point scale: `L` and `K` lie in `[0, 1]`.
 const COMP_SCALE: f32 = 65535.0;
 /// Points of the quadrature per node of `L` (the Hammersley set through the base's sampling).
@@ -112,6 +119,8 @@ pub struct CoatedTranslucent {
     inside: [u16; N_IN],
     /// `1 / (π ∫ K 2μ dμ)`; 0 switches the inside lobe off.
     inside_norm: f32,
+    /// The base's interface index, which places `K`'s nodes.
+    eta: f32,
 }
 
 /// The radical inverse of `k` in `base` (van der Corput), in `[0, 1)`.
@@ -144,6 +153,26 @@ fn quadrature(tr: &Translucent, wo: Vec3, n: usize, b: impl Fn(Vec3) -> f32) -> 
         }
     }
     sum / n as f64
+}
+
+/// `|μ|` inside at `K`'s node coordinate `s` in `[0, N_IN − 1]` for index `eta`.
+fn inside_at(s: f32, eta: f32) -> f32 {
+    let neg = N_IN_NEG as f32;
+    if s <= neg {
+        critical_cosine(eta) * s / neg
+    } else {
+        inside_cosine((s - neg) / (N_IN - 1 - N_IN_NEG) as f32, eta)
+    }
+}
+
+/// The inverse of [`inside_at`]: `K`'s node coordinate of `|μ| = mu`.
+fn inside_coord(mu: f32, eta: f32) -> f32 {
+    let (neg, c) = (N_IN_NEG as f32, critical_cosine(eta));
+    if mu < c {
+        neg * mu / c
+    } else {
+        neg + outside_cosine(mu, eta).max(0.0) * (N_IN - 1 - N_IN_NEG) as f32
+    }
 }
 
 /// The unit direction at cosine `mu` to the normal in the xz-plane.
@@ -188,6 +217,7 @@ impl CoatedTranslucent {
             outside_norm: Vec3::ZERO,
             inside: [0; N_IN],
             inside_norm: 0.0,
+            eta: tr.interface().eta(),
         };
         if coated.coat.weight() > 0.0 {
             coated.tabulate(&tr);
@@ -252,11 +282,11 @@ impl CoatedTranslucent {
         };
         let reflected = |wi: Vec3| if wi.z > 0.0 { 1.0 - t(wi.z) } else { 0.0 };
         // K at every eighth of a segment; node 0 holds the limit at the horizon.
-        let h = 1.0 / (N_IN - 1) as f64;
+        let eta = self.eta;
         let samples: Vec<f64> = (0..=(N_IN - 1) * 8)
             .into_par_iter()
             .map(|j| {
-                let mu = ((j as f64 / 8.0) * h).max(1e-3) as f32;
+                let mu = inside_at(j as f32 / 8.0, eta).max(1e-3);
                 quadrature(&clear, -at_cosine(mu), N_QUAD_IN, reflected).x * MARGIN
             })
             .collect();
@@ -277,18 +307,22 @@ impl CoatedTranslucent {
             inverse(weighted_integrals(&curve, &ones).0, 1.0) * FRAC_1_PI
         };
         let outside_norm = Vec3::new(norm(0), norm(1), norm(2));
-        // ∫ K 2μ dμ with K linear in μ on each segment [μ0, μ0 + h]: 2h (μ0 (a + b)/2 + h (a/6
-        // + b/3)).
-        let integral: f64 = (0..N_IN - 1)
-            .map(|i| {
-                let (a, b) = (
-                    inside[i] as f64 / COMP_SCALE as f64,
-                    inside[i + 1] as f64 / COMP_SCALE as f64,
-                );
-                let mu0 = i as f64 * h;
-                2.0 * h * (mu0 * (a + b) / 2.0 + h * (a / 6.0 + b / 3.0))
-            })
-            .sum();
+        // ∫ K 2μ dμ = ∫ K d(μ²) over the node coordinate, where K is linear and μ² smooth: per
+        // segment, K's interpolant against the exact difference of μ² at 64 steps (as coated
+        // glass's table).
+        let mut integral = 0.0f64;
+        for i in 0..N_IN - 1 {
+            let (a, b) = (
+                inside[i] as f64 / COMP_SCALE as f64,
+                inside[i + 1] as f64 / COMP_SCALE as f64,
+            );
+            const STEPS: usize = 64;
+            let mu2 = |t: f64| (inside_at(i as f32 + t as f32, eta) as f64).powi(2);
+            for j in 0..STEPS {
+                let (t0, t1) = (j as f64 / STEPS as f64, (j + 1) as f64 / STEPS as f64);
+                integral += (a + (b - a) * 0.5 * (t0 + t1)) * (mu2(t1) - mu2(t0));
+            }
+        }
         let inside_norm = inverse(integral, 1.0) * FRAC_1_PI;
         if outside_norm.is_finite() && inside_norm.is_finite() {
             self.outside = outside;
@@ -319,7 +353,7 @@ impl CoatedTranslucent {
         if self.inside_norm == 0.0 || mu.is_nan() {
             return 0.0;
         }
-        let s = mu.clamp(0.0, 1.0) * (N_IN - 1) as f32;
+        let s = inside_coord(mu.clamp(0.0, 1.0), self.eta).clamp(0.0, (N_IN - 1) as f32);
         let i = (s as usize).min(N_IN - 2);
         let t = s - i as f32;
         ((1.0 - t) * self.inside[i] as f32 + t * self.inside[i + 1] as f32) / COMP_SCALE
