@@ -250,6 +250,53 @@ fn coated_clear_glass_body_is_invisible_in_the_furnace() {
     }
 }
 
+/// A closed body of white `plain` that transmits under a clear coat (`CoatedTranslucent`: the
+/// coat met from both sides, what it reflects back in returned inside) is invisible in the
+/// furnace within the uncoated body's tolerances (docs/materials.md, "A clear coat over
+/// transmission"). The smooth case checks `K`'s nodes past the critical angle, where the light
+/// a smooth box traps meets its faces again and again: on nodes even in `|μ|` it lost 0.04.
+#[test]
+fn coated_translucent_body_is_invisible_in_the_furnace() {
+    let material =
+        |family, roughness, transmission, clearcoat, clearcoat_roughness| scene::Material {
+            key: "white".into(),
+            family,
+            base: [1.0; 3],
+            roughness,
+            transmission,
+            clearcoat,
+            clearcoat_roughness,
+            ..Default::default()
+        };
+    eprintln!("case | furnace");
+    let mut results = Vec::new();
+    for (name, m, tol) in [
+        (
+            "plain r 0.3 t 1, coat w 1 r 0.05",
+            material(scene::Family::Plain, 0.3, 1.0, 1.0, 0.05),
+            0.025,
+        ),
+        (
+            "plain r 0.5 t 0.5, coat w 0.5 r 0.5",
+            material(scene::Family::Plain, 0.5, 0.5, 0.5, 0.5),
+            0.025,
+        ),
+        (
+            "lacquer r 0 t 0.7 (coat w 1 r 0.05)",
+            material(scene::Family::Lacquer, 0.0, 0.7, 0.0, 0.05),
+            0.015,
+        ),
+    ] {
+        let (v, _) = render_box_of(m, 32, 64);
+        eprintln!("{name} | {v:.4}");
+        results.push((name, v, tol));
+    }
+    for (name, v, tol) in results {
+        assert!(v <= 1.005, "{name}: {v}");
+        assert!((v - 1.0).abs() < tol, "{name}: {v}");
+    }
+}
+
 /// A closed body of white `plain` that transmits (the translucent blend of its base and its
 /// layer's interface) is invisible in the furnace, as are a dispersive clear glass body (per
 /// channel), a clear thin-walled glass (smooth and rough), a filmed liquid, a white cord, and transmitting white plaster, stone and

@@ -182,8 +182,8 @@ fn keys_a_family_does_not_read_are_named() {
         ior: 1.7,
         ..material("frosted", scene::Family::Plain)
     });
-    // Transmission is drawn on plain (above) and on the rough diffuse families (no note);
-    // under a coat it is not yet.
+    // Transmission is drawn on plain (above) and on the rough diffuse families, under a coat
+    // too (no note).
     s.materials.push(scene::Material {
         transmission: 0.3,
         ..material("alabaster", scene::Family::Stone)
@@ -251,10 +251,6 @@ fn keys_a_family_does_not_read_are_named() {
             (
                 "materials.transmission on family glass",
                 "transmission = 0.5 has no effect: family \"glass\" transmits at any transmission"
-            ),
-            (
-                "materials.transmission on family stone",
-                "transmission = 0.3 is not rendered yet on family \"stone\": transmission is drawn on the bodies \"glass\" and \"liquid\", the sheets \"paper\", \"petal\" and \"leaf\", and the uncoated families \"plain\", \"wood\", \"bark\", \"plaster\", \"stone\", \"cloth\" and \"cord\""
             ),
         ]
     );

@@ -102,7 +102,9 @@ pub const NARROW_ROUGHNESS: f32 = 0.1;
 /// [`NARROW_ROUGHNESS`] (glass and liquid, chrome, smooth plastics and metals).
 #[inline]
 pub fn narrow(bxdf: &Bxdfs) -> bool {
-    matches!(bxdf, Bxdfs::Coated(_)) || bxdf.roughness() < NARROW_ROUGHNESS
+    matches!(bxdf, Bxdfs::Coated(_))
+        || matches!(bxdf, Bxdfs::CoatedTranslucent(t) if t.is_coated())
+        || bxdf.roughness() < NARROW_ROUGHNESS
 }
 
 /// The normal of a reflecting vertex's horizon for the light choice (no light from below it
@@ -799,6 +801,14 @@ mod tests {
             0.03,
             1.5
         ))));
+        let varnished = |w: f32| {
+            let t = crate::materials::CoatedTranslucent::new(
+                grey, 0.6, 0.0, 0.04, 5.0, 0.5, grey, w, 0.03, 1.5,
+            );
+            Bxdfs::CoatedTranslucent(t.unwrap())
+        };
+        assert!(narrow(&varnished(1.0)), "a coat over transmission");
+        assert!(!narrow(&varnished(0.0)), "uncoated, rough");
         assert!(!narrow(&metal(0.35)));
         assert!(!narrow(&plastic(0.12)), "the flagship's ceramics");
         assert!(!narrow(&plastic(1.0)));

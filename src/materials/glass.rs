@@ -99,13 +99,13 @@ fn unit_or_one(x: f32) -> f32 {
 
 /// The signed outside cosine `x` that an inside direction at `|μ| = mu` refracts to:
 /// `x |x| = 1 − η² (1 − μ²)`, negative beyond the critical angle.
-fn outside_cosine(mu: f32, eta: f32) -> f32 {
+pub(super) fn outside_cosine(mu: f32, eta: f32) -> f32 {
     let u = 1.0 - eta * eta * (1.0 - mu * mu);
     u.signum() * u.abs().sqrt()
 }
 
 /// The inverse of [`outside_cosine`]: `|μ|` inside.
-fn inside_cosine(x: f32, eta: f32) -> f32 {
+pub(super) fn inside_cosine(x: f32, eta: f32) -> f32 {
     (1.0 - (1.0 - x * x.abs()) / (eta * eta))
         .max(0.0)
         .sqrt()
@@ -113,7 +113,7 @@ fn inside_cosine(x: f32, eta: f32) -> f32 {
 }
 
 /// The cosine of the critical angle inside glass of index `eta`: `√(1 − 1/η²)`.
-fn critical_cosine(eta: f32) -> f32 {
+pub(super) fn critical_cosine(eta: f32) -> f32 {
     (1.0 - 1.0 / (eta * eta)).max(0.0).sqrt()
 }
 

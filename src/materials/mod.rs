@@ -41,7 +41,7 @@ pub use sheen::Sheen;
 pub use sheen_layer::{SheenBase, Sheened};
 pub use sheet::ThinSheet;
 pub use thin_wall::ThinWall;
-pub use translucent::Translucent;
+pub use translucent::{CoatedTranslucent, Translucent};
 pub use varying_film::{UnderFilm, VaryingFilm};
 
 use crate::geometry::Frame;
@@ -178,6 +178,9 @@ pub enum Bxdfs {
     /// Uncoated, opaque `plain`, `wood`, `bark`, `plaster`, `stone`, `metal` and `chrome` with
     /// `sheen > 0`: a Charlie sheen over the family's own base.
     Sheened(Sheened),
+    /// The reflecting families drawn as `plain` under a clear coat (`lacquer`, or
+    /// `clearcoat > 0`) with a share transmitted: the coat over a [`Translucent`] base.
+    CoatedTranslucent(CoatedTranslucent),
 }
 
 impl Bxdfs {
@@ -193,6 +196,7 @@ impl Bxdfs {
                 | Bxdfs::Dispersive(_)
                 | Bxdfs::ThinWall(_)
                 | Bxdfs::FilmedGlass(_)
+                | Bxdfs::CoatedTranslucent(_)
         )
     }
 
@@ -208,6 +212,7 @@ impl Bxdfs {
                 | Bxdfs::Dispersive(_)
                 | Bxdfs::ThinWall(_)
                 | Bxdfs::FilmedGlass(_)
+                | Bxdfs::CoatedTranslucent(_)
         )
     }
 
@@ -222,6 +227,7 @@ impl Bxdfs {
             Bxdfs::Dispersive(d) => Some(d.shadow_transmittance(cos)),
             Bxdfs::ThinWall(w) => Some(w.shadow_transmittance(cos)),
             Bxdfs::FilmedGlass(g) => Some(g.shadow_transmittance(cos)),
+            Bxdfs::CoatedTranslucent(t) => Some(t.shadow_transmittance(cos)),
             _ => None,
         }
     }
@@ -247,6 +253,7 @@ impl Bxdfs {
             Bxdfs::ThinWall(w) => w.split(1.0).1.clamp(Vec3::ZERO, Vec3::ONE),
             Bxdfs::FilmedGlass(g) => g.tint(),
             Bxdfs::Sheened(s) => s.base().albedo(),
+            Bxdfs::CoatedTranslucent(t) => t.translucent().base().albedo(),
         }
     }
 
@@ -273,6 +280,8 @@ impl Bxdfs {
             Bxdfs::FilmedGlass(_) => return 0.0,
             // The base's, as for the bare base (the sheen's own roughness is fixed or glTF's).
             Bxdfs::Sheened(s) => return s.base().roughness(),
+            // The base's, as for a coated opaque base.
+            Bxdfs::CoatedTranslucent(t) => return t.translucent().base().roughness(),
         };
         alpha.clamp(0.0, 1.0).sqrt()
     }
@@ -304,6 +313,7 @@ macro_rules! dispatch {
             Bxdfs::ThinWall($b) => $e,
             Bxdfs::FilmedGlass($b) => $e,
             Bxdfs::Sheened($b) => $e,
+            Bxdfs::CoatedTranslucent($b) => $e,
         }
     };
 }

@@ -26,11 +26,16 @@
 //!   reflections are symmetric, the crossing keeps the interface's generalised reciprocity.
 //! - Sampling: the interface with probability `w` (a delta draw of a smooth interface keeps
 //!   its discrete probability times `w`), the base otherwise; the pdf is the same mixture.
+//!
+//! Under a clear coat the `plain` blend is [`CoatedTranslucent`]'s base (`translucent/coated.rs`).
 
 use glam::{Vec2, Vec3};
 
 use super::dielectric::Dielectric;
 use super::{fresnel, positive, BsdfSample, Bxdf, Eon, Plain, Sheen};
+
+mod coated;
+pub use coated::CoatedTranslucent;
 
 /// The reflection under a transmitting surface's interface: the family's own lobe.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -5,8 +5,8 @@ use super::*;
 use glam::Vec3;
 
 use crate::materials::{
-    positive, Bxdfs, Coated, Conductor, Dispersive, Eon, FilmedGlass, Glass, Iridescent, Plain,
-    Sheen, SheenBase, Sheened, ThinFilm, ThinSheet, ThinWall, Translucent,
+    positive, Bxdfs, Coated, CoatedTranslucent, Conductor, Dispersive, Eon, FilmedGlass, Glass,
+    Iridescent, Plain, Sheen, SheenBase, Sheened, ThinFilm, ThinSheet, ThinWall, Translucent,
 };
 use crate::media::Subsurface;
 use crate::scene::{self, Family};
@@ -78,20 +78,24 @@ pub fn with_family_defaults(m: &scene::Material) -> scene::Material {
 }
 
 /// Whether `m` (with its family's defaults) is drawn as a body's interface: `glass` and
-/// `liquid`, the uncoated families drawn as `plain` with a share transmitted
-/// (`transmission · (1 − metalness) > 0`, [`Translucent`]), and the uncoated rough diffuse
-/// families and sheens with `transmission > 0` (their models have no metal).
+/// `liquid`, the families drawn as `plain` with a share transmitted (`transmission · (1 −
+/// metalness) > 0`, [`Translucent`], under a clear coat [`CoatedTranslucent`]: `lacquer`,
+/// and every reflecting family with `clearcoat > 0`, being `plain` under its coat), and the
+/// uncoated rough diffuse families and sheens with `transmission > 0` (their models have no
+/// metal).
 fn bounds_body(m: &scene::Material) -> bool {
     let unit = |x: f32| if x.is_nan() { 0.0 } else { x.clamp(0.0, 1.0) };
+    let plain_transmits = positive(unit(m.transmission) * (1.0 - unit(m.metalness)));
     match m.family {
         Family::Glass | Family::Liquid => true,
-        Family::Plain | Family::Wood | Family::Bark => {
-            m.clearcoat <= 0.0
-                && (positive(unit(m.transmission) * (1.0 - unit(m.metalness)))
-                    || scatters_inside(m))
-        }
+        Family::Plain | Family::Wood | Family::Bark => plain_transmits || scatters_inside(m),
+        Family::Lacquer => plain_transmits,
         Family::Plaster | Family::Stone | Family::Cloth | Family::Cord => {
-            m.clearcoat <= 0.0 && positive(unit(m.transmission))
+            if m.clearcoat > 0.0 {
+                plain_transmits
+            } else {
+                positive(unit(m.transmission))
+            }
         }
         _ => false,
     }
@@ -288,6 +292,32 @@ pub(super) fn material_def(m: &scene::Material, filter_glossy: f32) -> MaterialD
                 || Bxdfs::Cloth(Sheen::new(base, m.sheen, roughness)),
                 Bxdfs::Translucent,
             ),
+        // A share transmitted under the coat: the coat over `plain`'s translucent base (of
+        // the metalness left, as uncoated; docs/materials.md, "A clear coat over
+        // transmission").
+        _ if coat > 0.0 && translucent => CoatedTranslucent::new(
+            base,
+            roughness,
+            if conductor { 1.0 } else { m.metalness },
+            m.specular,
+            m.fresnel_power,
+            m.transmission,
+            tint,
+            coat,
+            coat_roughness,
+            m.ior,
+        )
+        .map_or_else(
+            || {
+                Bxdfs::Coated(Coated::new(
+                    under_coat(roughness),
+                    coat,
+                    coat_roughness,
+                    m.ior,
+                ))
+            },
+            Bxdfs::CoatedTranslucent,
+        ),
         _ if coat > 0.0 => Bxdfs::Coated(Coated::new(
             under_coat(roughness),
             coat,

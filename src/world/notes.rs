@@ -30,14 +30,16 @@ fn case<'c>(
             sel("family").is_some_and(|f| fams.contains(&f))
                 && num(key).is_some_and(|x| unit(x) as f64 == v)
         }
-        When::Over(fams, key, v) | When::UncoatedAt(fams, key, v) => {
+        When::Over(fams, key, v)
+        | When::UncoatedAt(fams, key, v)
+        | When::CoatedAt(fams, key, v) => {
             let coated =
                 sel("family") == Some("lacquer") || num("clearcoat").is_some_and(|c| c > 0.0);
             let holds = |x: f32| match c.when {
                 When::Over(..) => unit(x) as f64 > v,
                 _ => unit(x) as f64 == v,
             };
-            !coated
+            coated == matches!(c.when, When::CoatedAt(..))
                 && sel("family").is_some_and(|f| fams.contains(&f))
                 && num(key).is_some_and(holds)
         }

@@ -537,15 +537,12 @@ fn beer_lambert_is_finite_and_exact() {
     assert_eq!(beer_lambert(sigma, 0.0), Vec3::ONE);
 }
 
-/// What the schema says where `transmission` is not drawn on a reflecting family.
-const NO_TRANSMISSION: &str = "is not rendered yet on family \"{}\": transmission is drawn on \
-                               the bodies \"glass\" and \"liquid\", the sheets \"paper\", \
-                               \"petal\" and \"leaf\", and the uncoated families \"plain\", \
-                               \"wood\", \"bark\", \"plaster\", \"stone\", \"cloth\" and \
-                               \"cord\"";
-
 /// The material keys on the families.
 mod keys;
+
+/// A clear coat over a transmitting base: the model chosen, the notes, and light through a
+/// coated plane.
+mod coat_transmission;
 
 /// glTF materials as drawn.
 mod gltf;

@@ -332,6 +332,7 @@ impl PathTracer<'_> {
 fn guided(bxdf: &Bxdfs, min_roughness: f32) -> bool {
     match bxdf {
         Bxdfs::Glass(_) | Bxdfs::FilmedGlass(_) | Bxdfs::Coated(_) => false,
+        Bxdfs::CoatedTranslucent(t) if t.is_coated() => false,
         b => b.roughness() >= min_roughness,
     }
 }

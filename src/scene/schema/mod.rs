@@ -319,6 +319,9 @@ pub enum When {
     /// A material of one of these families, uncoated, whose key (clamped to 0 to 1) is this
     /// value (a key the uncoated model reads only where another is above it).
     UncoatedAt(&'static [&'static str], &'static str, f64),
+    /// A material of one of these families under a clear coat whose key (clamped to 0 to 1) is
+    /// this value (a key the coated model reads where the uncoated one does not).
+    CoatedAt(&'static [&'static str], &'static str, f64),
 }
 
 /// One case in which a key's value is read and then has no effect on the plate.

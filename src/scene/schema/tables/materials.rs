@@ -54,9 +54,9 @@ const SHEEN_COATED: &str = "is not rendered yet on {family} under a clear coat: 
 const SHEEN_TRANSMITS: &str = "is not rendered yet on {family} with transmission or subsurface: the sheen layer is drawn over opaque bases";
 const SHEEN_FILM: &str = "is not rendered yet on {family} with a thin film: the sheen layer is drawn over bases without a film";
 /// The families that enclose no medium (the reflecting families that transmit do where they
-/// transmit).
+/// transmit, `lacquer` among them).
 const NO_MEDIUM: &[&str] = &[
-    "paper", "metal", "occluder", "petal", "leaf", "lacquer", "emissive", "chrome",
+    "paper", "metal", "occluder", "petal", "leaf", "emissive", "chrome",
 ];
 /// The families drawn with `plain`'s own model when uncoated: transmission and subsurface
 /// scattering are drawn on them (`materials::Translucent`, `media::Subsurface`).
@@ -64,8 +64,21 @@ const TRANSLUCENT: &[&str] = &["plain", "wood", "bark"];
 /// The reflecting families on which `transmission` is drawn when uncoated: `plain`'s and the
 /// rough diffuse families and sheens (`materials::Translucent` over each base).
 const TRANSMITTING: &[&str] = &["plain", "wood", "bark", "plaster", "stone", "cloth", "cord"];
-/// Where `transmission` is not drawn on a family drawn with `plain`'s model.
-const NO_TRANSMISSION: &str = "is not rendered yet on {family}: transmission is drawn on the bodies \"glass\" and \"liquid\", the sheets \"paper\", \"petal\" and \"leaf\", and the uncoated families \"plain\", \"wood\", \"bark\", \"plaster\", \"stone\", \"cloth\" and \"cord\"";
+/// The reflecting families on which `transmission` is drawn, coated or not: [`TRANSMITTING`]
+/// and `lacquer` (under a coat each is `plain` over `materials::Translucent`,
+/// `materials::CoatedTranslucent`).
+const COATABLE_TRANSMITTING: &[&str] = &[
+    "plain", "wood", "bark", "plaster", "stone", "cloth", "cord", "lacquer",
+];
+/// The families drawn as `plain` only under a coat, whose metalness is then read: a coated
+/// rough diffuse family or sheen, and `lacquer`.
+const PLAIN_UNDER_COAT: &[&str] = &["plaster", "stone", "cloth", "cord", "lacquer"];
+/// `plain`'s families and `lacquer`, whose thickness is not drawn under a coat.
+const COATED_TRANSLUCENT: &[&str] = &["plain", "wood", "bark", "lacquer"];
+const NO_MEDIUM_METAL: &str =
+    "has no effect: {family} at metalness 1 does not transmit, and encloses no medium";
+const METAL_OPAQUE: &str =
+    "has no effect: {family} at metalness 1 is a conductor and does not transmit";
 /// `metalness` and `fresnel_power` on a transmitting rough diffuse or sheen: its one
 /// specular lobe is the interface's.
 const NO_METAL: &str = "has no effect: {family} has no metal (its transmission's interface is a dielectric of specular's index)";
@@ -295,12 +308,8 @@ pub static MATERIAL: TableSchema = entry(
                     why: "has no effect: {family} transmits at any transmission",
                 },
                 Unread { when: When::Is("family", EMISSIVE), agrees: None, why: BLACK },
-                Unread {
-                    when: When::At(TRANSLUCENT, "metalness", 1.0),
-                    agrees: None,
-                    why: "has no effect: {family} at metalness 1 is a conductor and does not transmit",
-                },
-                Unread { when: When::Coated(PLAIN_DRAWN), agrees: None, why: NO_TRANSMISSION },
+                Unread { when: When::At(TRANSLUCENT, "metalness", 1.0), agrees: None, why: METAL_OPAQUE },
+                Unread { when: When::CoatedAt(PLAIN_UNDER_COAT, "metalness", 1.0), agrees: None, why: METAL_OPAQUE },
                 Unread {
                     when: When::Over(TRANSLUCENT, "subsurface", 0.0),
                     agrees: None,
@@ -338,7 +347,7 @@ pub static MATERIAL: TableSchema = entry(
                     why: "has no effect: a thin-walled {family} (thickness > 0) does not bend light",
                 },
                 Unread {
-                    when: When::Is("family", TRANSMITTING),
+                    when: When::Is("family", COATABLE_TRANSMITTING),
                     agrees: None,
                     why: "is not rendered yet on {family}: dispersion is drawn on the bodies \"glass\" and \"liquid\"",
                 },
@@ -357,7 +366,7 @@ pub static MATERIAL: TableSchema = entry(
                     why: "is not rendered yet on {family} under a clear coat: thin walls are drawn on the uncoated bodies",
                 },
                 Unread {
-                    when: When::Coated(TRANSLUCENT),
+                    when: When::Coated(COATED_TRANSLUCENT),
                     agrees: None,
                     why: "is not rendered yet on {family} under a clear coat: thin walls are drawn on the bodies \"glass\" and \"liquid\"",
                 },
@@ -396,24 +405,24 @@ pub static MATERIAL: TableSchema = entry(
                     why: "has no effect: {family} encloses no medium",
                 },
                 Unread {
-                    when: When::Coated(TRANSMITTING),
-                    agrees: None,
-                    why: "has no effect: {family} under a clear coat does not transmit, and encloses no medium",
-                },
-                Unread {
                     when: When::Over(TRANSLUCENT, "subsurface", 0.0),
                     agrees: None,
                     why: "has no effect: {family} with subsurface > 0 absorbs by its medium's albedo (base · subsurface_tint)",
                 },
                 Unread {
-                    when: When::At(TRANSMITTING, "transmission", 0.0),
+                    when: When::At(COATABLE_TRANSMITTING, "transmission", 0.0),
                     agrees: None,
                     why: "has no effect: {family} encloses no medium at transmission 0",
                 },
                 Unread {
                     when: When::At(TRANSLUCENT, "metalness", 1.0),
                     agrees: None,
-                    why: "has no effect: {family} at metalness 1 does not transmit, and encloses no medium",
+                    why: NO_MEDIUM_METAL,
+                },
+                Unread {
+                    when: When::CoatedAt(PLAIN_UNDER_COAT, "metalness", 1.0),
+                    agrees: None,
+                    why: NO_MEDIUM_METAL,
                 },
             ]),
         k("thin_film", NUM).d(0.0).u("nm").m("the thin film's thickness").clamp(within(0.0, 20000.0))
